@@ -1,0 +1,28 @@
+/**
+ * The host-wide settings every plugin may read (validated and merged from the config file,
+ * the spec's environment variables and command-line flags). Secrets are kept out of
+ * `describe()`-style output by the host.
+ */
+export interface HostSettings {
+  home: string;
+  chainId: string;
+  nodeUrl: string;
+  graphqlUrl: string;
+  includeRaw: boolean;
+  unsafeEnabled: boolean;
+  publicQueryEnabled: boolean;
+  tools: {
+    stdio: boolean;
+    http: null | {
+      host: string;
+      port: number;
+      publishHost: string | null;
+      token: string | null;
+      corsOrigins: string[];
+      bodyLimitBytes: number;
+    };
+    timeoutMs: number;
+  };
+  dexPlan: { ttlSeconds: number; maxEntries: number };
+  bdsDatabaseUrl: string | null;
+}

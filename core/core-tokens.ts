@@ -1,0 +1,12 @@
+import { createToken } from './tokens.js';
+import type { ChainNode } from './chain/node.js';
+import type { QueryPathRegistry } from './query/query-path-registry.js';
+import type { ToolInvoker } from './tools/tool-invoker.js';
+
+/** Services the host publishes to every plugin. */
+export const CoreTokens = {
+  /** The node every plugin talks to: an RPC client of `node.url`, replaced in-process by the devnet when it is loaded. */
+  chainNode: createToken<ChainNode>('chain-node'),
+  queryPaths: createToken<QueryPathRegistry>('query-paths'),
+  toolInvoker: createToken<ToolInvoker>('tool-invoker'),
+};

@@ -1,0 +1,68 @@
+import type { DependencyContainer } from 'tsyringe';
+import type { z } from 'zod';
+import type { HostSettings } from './config/host-settings.js';
+import type { CapabilityPolicy } from './capability.js';
+import type { ContributionList } from './contribution-list.js';
+import type { ExtensionPoint } from './extension-point.js';
+import type { Logger } from './logger.js';
+import type { QueryPathDefinition } from './query/query-path.js';
+import type { QueryPathRegistry } from './query/query-path-registry.js';
+import type { RouteContribution, ServerDeclaration, WebSocketContribution } from './routes.js';
+import type { Token } from './tokens.js';
+import type { ToolDefinition } from './tools/tool.js';
+
+/**
+ * A plugin is a plain value. Lifecycle: every plugin's register() (sync: bind services,
+ * provide extension points) → every init() (contribute tools, routes, query paths, use other
+ * plugins' extension points) → the host freezes all registries → every start() in dependency
+ * order → servers listen. stop() runs in reverse order.
+ */
+export interface PluginDefinition<C extends z.ZodType = z.ZodType> {
+  /** kebab-case, unique. */
+  name: string;
+  description: string;
+  /** Plugins that must be loaded and booted first. */
+  requires?: readonly string[];
+  /** Plugins that boot first when they are loaded, without being required. */
+  after?: readonly string[];
+  /** Schema of this plugin's options (`plugins.<name>` in the config file). */
+  config?: C;
+  register?(ctx: PluginContext<z.output<C>>): void;
+  init?(ctx: PluginContext<z.output<C>>): Promise<void> | void;
+  start?(ctx: PluginContext<z.output<C>>): Promise<void> | void;
+  stop?(ctx: PluginContext<z.output<C>>): Promise<void> | void;
+}
+
+export function definePlugin<C extends z.ZodType>(definition: PluginDefinition<C>): PluginDefinition<C> {
+  return definition;
+}
+
+export type AnyPlugin = PluginDefinition<any>;
+
+export interface PluginContext<Options = unknown> {
+  readonly name: string;
+  readonly options: Options;
+  readonly settings: HostSettings;
+  readonly policy: CapabilityPolicy;
+  readonly log: Logger;
+  /** This plugin's own child container (private bindings). */
+  readonly container: DependencyContainer;
+  /** Names of every plugin loaded in this host. */
+  readonly loadedPlugins: readonly string[];
+
+  /** Publishes a service to every plugin (root container). A second provider of the same token is a boot error, except over a host default. */
+  provide<T>(token: Token<T>, value: T): void;
+  resolve<T>(token: Token<T>): T;
+  tryResolve<T>(token: Token<T>): T | undefined;
+
+  provideExtensionPoint<T>(point: ExtensionPoint<T>, implementation: T): void;
+  use<T>(point: ExtensionPoint<T>): T;
+  tryUse<T>(point: ExtensionPoint<T>): T | undefined;
+  /** A contribution list the host freezes after init, for extension points this plugin owns. */
+  createContributionList<T>(kind: string, keyOf: (value: T) => string, capabilityOf?: ((value: T) => unknown) | null): ContributionList<T>;
+
+  readonly tools: { add(tool: ToolDefinition): void; list(): readonly ToolDefinition[] };
+  readonly queryPaths: { add(path: QueryPathDefinition): void; registry: QueryPathRegistry };
+  readonly routes: { add(route: RouteContribution): void; addWebSocket(socket: WebSocketContribution): void };
+  readonly servers: { declare(server: ServerDeclaration): void; urlOf(name: string): string | undefined };
+}

@@ -1,0 +1,40 @@
+import type Router from '@koa/router';
+import type Koa from 'koa';
+import type { IncomingMessage } from 'node:http';
+import type { WebSocket } from 'ws';
+import type { Capability } from './capability.js';
+
+/** A named HTTP server the host owns and binds; plugins declare it and contribute routes to it. */
+export interface ServerDeclaration {
+  /** e.g. `tools`, `dashboard`, `graphql`. */
+  name: string;
+  host: string;
+  port: number;
+  /**
+   * A query service (dashboard, GraphQL) binds beyond loopback only with both its
+   * `--public-query` option and CHAIN_PUBLIC_QUERY_ENABLED=1 (spec 5.6).
+   */
+  kind: 'tools' | 'query';
+  publicQuery?: boolean;
+  /** Runs before every route of this server (limits, auth). */
+  middleware?: Koa.Middleware[];
+  /** Request body cap in bytes (default 1 MiB). */
+  bodyLimitBytes?: number;
+}
+
+export interface RouteContribution {
+  server: string;
+  /** Unique per server, e.g. `dashboard:api`. */
+  id: string;
+  capability: Capability;
+  router: Router;
+}
+
+export interface WebSocketContribution {
+  server: string;
+  path: string;
+  capability: Capability;
+  /** May refuse the upgrade by returning a status code (e.g. 429); otherwise accepts. */
+  accept?(request: IncomingMessage): { status: number; message: string } | null;
+  handle(socket: WebSocket, request: IncomingMessage): void;
+}

@@ -1,0 +1,59 @@
+import type { z } from 'zod';
+import type { Capability } from '../capability.js';
+import type { Logger } from '../logger.js';
+
+export type ToolTransport = 'stdio' | 'http' | 'mcp-http' | 'in-process';
+
+export interface ToolCallContext {
+  /** Aborted when the call times out or the client goes away. */
+  signal: AbortSignal;
+  transport: ToolTransport;
+  log: Logger;
+}
+
+/** Hints a tool may add; readOnlyHint/destructiveHint always follow from its capability. */
+export interface ToolHints {
+  idempotentHint?: boolean;
+  openWorldHint?: boolean;
+}
+
+export type ToolInput = z.ZodObject<z.ZodRawShape>;
+export type ToolOutput = z.ZodObject<z.ZodRawShape>;
+
+export interface ToolDefinition<I extends ToolInput = ToolInput, O extends ToolOutput = ToolOutput> {
+  /** snake_case, unique across all plugins. */
+  name: string;
+  title: string;
+  description: string;
+  capability: Capability;
+  input: I;
+  output: O;
+  hints?: ToolHints;
+  /** Per-call timeout; the host default applies when absent. */
+  timeoutMs?: number;
+  run(args: z.output<I>, ctx: ToolCallContext): Promise<z.input<O>>;
+}
+
+/** Keeps the generic types of one tool while storing many side by side. */
+export function defineTool<I extends ToolInput, O extends ToolOutput>(def: ToolDefinition<I, O>): ToolDefinition {
+  return def as unknown as ToolDefinition;
+}
+
+export interface ToolAnnotations {
+  title: string;
+  readOnlyHint: boolean;
+  destructiveHint: boolean;
+  idempotentHint: boolean;
+  openWorldHint: boolean;
+}
+
+export function annotationsOf(tool: ToolDefinition): ToolAnnotations {
+  const read = tool.capability === 'read';
+  return {
+    title: tool.title,
+    readOnlyHint: read,
+    destructiveHint: !read,
+    idempotentHint: tool.hints?.idempotentHint ?? read,
+    openWorldHint: tool.hints?.openWorldHint ?? true,
+  };
+}

@@ -1,0 +1,50 @@
+import Koa from 'koa';
+import { ApiError, toApiError } from '../../core/errors.js';
+import type { Logger } from '../../core/logger.js';
+import type { RouteContribution, ServerDeclaration } from '../../core/routes.js';
+
+/**
+ * One koa app per declared server: the shared error shape for every failure, the server's
+ * own middleware (limits, auth), then every contributed router.
+ */
+export function createKoaApp(declaration: ServerDeclaration, routes: readonly RouteContribution[], log: Logger): Koa {
+  const app = new Koa();
+  app.proxy = false;
+  app.silent = true;
+  app.use(errorShape(log.child(declaration.name)));
+  for (const mw of declaration.middleware ?? []) app.use(mw);
+  for (const route of routes) {
+    app.use(route.router.routes());
+    app.use(route.router.allowedMethods({ throw: true, notImplemented: () => new ApiError(501, 'method_not_allowed', 'method not implemented'), methodNotAllowed: () => new ApiError(405, 'method_not_allowed', 'method not allowed on this path') }));
+  }
+  app.use((ctx) => {
+    throw ApiError.notFound(`no route for ${ctx.method} ${ctx.path}`, { path: ctx.path });
+  });
+  return app;
+}
+
+function errorShape(log: Logger): Koa.Middleware {
+  return async (ctx, next) => {
+    try {
+      await next();
+    } catch (err) {
+      const apiError = asApiError(err);
+      if (apiError.status >= 500 && !(err instanceof ApiError)) {
+        log.error(`${ctx.method} ${ctx.path} failed`, { error: err instanceof Error ? err.stack ?? err.message : String(err) });
+      }
+      ctx.status = apiError.status;
+      for (const [k, v] of Object.entries(apiError.headers)) ctx.set(k, v);
+      ctx.body = apiError.toBody();
+    }
+  };
+}
+
+/** koa/http-errors thrown by middleware (e.g. a 413 from a body parser) keep their status. */
+function asApiError(err: unknown): ApiError {
+  if (err instanceof ApiError) return err;
+  const status = (err as { status?: unknown; expose?: unknown })?.status;
+  if (typeof status === 'number' && status >= 400 && status < 500) {
+    return new ApiError(status, status === 413 ? 'payload_too_large' : 'invalid_request', (err as Error).message);
+  }
+  return toApiError(err);
+}
