@@ -38,8 +38,8 @@ export class RpcError extends Error {
 
 /** The node could not be reached or did not answer in time. */
 export class NodeUnavailableError extends Error {
-  constructor(readonly url: string, reason: string) {
-    super(`node at ${url} is unavailable: ${reason}`);
+  constructor(readonly url: string, reason: string, options?: ErrorOptions) {
+    super(`node at ${url} is unavailable: ${reason}`, options);
     this.name = 'NodeUnavailableError';
   }
 }
