@@ -21,7 +21,7 @@ import { createDefaultChainNode } from './default-node.js';
 import { resolvePlugins } from './plugin-resolver.js';
 import { checkBindRules } from './servers/bind-rules.js';
 import { createKoaApp } from './servers/koa-app.js';
-import { urlFor } from './servers/bind-address.js';
+import { urlFor } from '../core/net/bind-address.js';
 
 export interface HostOptions {
   log?: Logger;
@@ -65,6 +65,7 @@ export class Host {
   private booted: BootedPlugin[] = [];
   private running: RunningServer[] = [];
   private stopping: Promise<void> | null = null;
+  private readonly stopHooks: Array<() => Promise<void> | void> = [];
 
   private constructor(readonly config: LoadedConfig, options: HostOptions) {
     this.log = options.log ?? createLogger();
@@ -122,6 +123,14 @@ export class Host {
   declareServer(declaration: ServerDeclaration, routes: RouteContribution[] = []): void {
     this.servers.add('host', declaration);
     for (const route of routes) this.routes.add('host', route);
+  }
+
+  /**
+   * Runs when the host stops, before its servers close, newest first: command-owned surfaces
+   * (MCP sessions, stdio) release what they hold here.
+   */
+  onStop(hook: () => Promise<void> | void): void {
+    this.stopHooks.push(hook);
   }
 
   serverUrl(name: string): string | undefined {
@@ -213,6 +222,13 @@ export class Host {
   }
 
   private async doStop(): Promise<void> {
+    for (const hook of [...this.stopHooks].reverse()) {
+      try {
+        await hook();
+      } catch (err) {
+        this.log.error('a stop hook failed', { reason: err instanceof Error ? err.message : String(err) });
+      }
+    }
     for (const r of this.running.reverse()) {
       for (const client of r.sockets?.clients ?? []) client.terminate();
       r.sockets?.close();

@@ -1,7 +1,7 @@
 import { BootError } from '../../core/errors.js';
 import type { HostSettings } from '../../core/config/host-settings.js';
 import type { ServerDeclaration } from '../../core/routes.js';
-import { isLoopbackHost } from './bind-address.js';
+import { isLoopbackHost } from '../../core/net/bind-address.js';
 
 /**
  * Spec part 5 at bind time: the tool server needs CHAIN_MCP_HTTP_TOKEN when unsafe tools are

@@ -17,9 +17,8 @@ export function createKoaApp(declaration: ServerDeclaration, routes: readonly Ro
     app.use(route.router.routes());
     app.use(route.router.allowedMethods({ throw: true, notImplemented: () => new ApiError(501, 'method_not_allowed', 'method not implemented'), methodNotAllowed: () => new ApiError(405, 'method_not_allowed', 'method not allowed on this path') }));
   }
-  app.use((ctx) => {
-    throw ApiError.notFound(`no route for ${ctx.method} ${ctx.path}`, { path: ctx.path });
-  });
+  // No catch-all that throws here: a throw would unwind through every router's
+  // allowedMethods() before it can answer 405/OPTIONS. errorShape renders the 404 instead.
   return app;
 }
 
@@ -27,6 +26,10 @@ function errorShape(log: Logger): Koa.Middleware {
   return async (ctx, next) => {
     try {
       await next();
+      // Nothing answered (koa's default 404 with no body), unless a handler took over the raw response.
+      if (ctx.status === 404 && ctx.body == null && ctx.respond !== false) {
+        throw ApiError.notFound(`no route for ${ctx.method} ${ctx.path}`, { path: ctx.path });
+      }
     } catch (err) {
       const apiError = asApiError(err);
       if (apiError.status >= 500 && !(err instanceof ApiError)) {

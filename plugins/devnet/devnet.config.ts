@@ -1,0 +1,23 @@
+import { z } from 'zod';
+import { mnemonicProblem } from '../../core/chain/hd-wallet.js';
+
+export const devnetConfig = z.strictObject({
+  /** Chain data directory; default `<home>/devnet`. */
+  home: z.string().min(1).optional(),
+  /** Serve the CometBFT RPC/WebSocket and metrics; false keeps the node in-process only (tests). */
+  listen: z.boolean().default(true),
+  host: z.string().min(1).default('127.0.0.1'),
+  port: z.number().int().min(0, 'must be 0..65535').max(65535, 'must be 0..65535').default(26657),
+  metricsPort: z.number().int().min(0, 'must be 0..65535').max(65535, 'must be 0..65535').nullable().default(9108),
+  /** Serving the node RPC beyond loopback must be asked for explicitly (containers). */
+  publicRpc: z.boolean().default(false),
+  /** 0 = a block as soon as transactions arrive; otherwise one block every N ms. */
+  blockTimeMs: z.number().int().min(0, 'must be 0..600000').max(600_000, 'must be 0..600000').default(0),
+  accounts: z.number().int().min(1, 'must be 1..1000').max(1000, 'must be 1..1000').default(10),
+  mnemonic: z.string().refine((m) => mnemonicProblem(m) === null, 'must be a valid 12 or 24 word BIP39 mnemonic').optional(),
+  reset: z.boolean().default(false),
+  /** Print the dev accounts with their keys at start, like Hardhat. */
+  printAccounts: z.boolean().default(true),
+});
+
+export type DevnetConfig = z.output<typeof devnetConfig>;

@@ -1,0 +1,69 @@
+import path from 'node:path';
+import { ChainNode } from '../../core/chain/node.js';
+import { CoreTokens } from '../../core/core-tokens.js';
+import { BootError } from '../../core/errors.js';
+import { definePlugin, type PluginContext } from '../../core/plugin.js';
+import { asInjectionToken, createToken } from '../../core/tokens.js';
+import { isLoopbackHost } from '../../core/net/bind-address.js';
+import { devnetConfig } from './devnet.config.js';
+import { DeferredChainRpc } from './deferred-chain-rpc.js';
+import { Devnet } from './node/devnet.js';
+import { printDevnetBanner } from './devnet-banner.js';
+
+/**
+ * The embedded local node. While loaded it is every plugin's node (CoreTokens.chainNode),
+ * in-process; with `listen` it also serves CometBFT's RPC on `port` and metrics on
+ * `metricsPort` for other processes.
+ */
+export const devnetPlugin = definePlugin({
+  name: 'devnet',
+  description: 'Embedded local node: CometBFT-shaped RPC, ABCI query paths and the canonical contracts, persisted under <home>/devnet.',
+  config: devnetConfig,
+
+  register(ctx) {
+    const o = ctx.options;
+    if (o.listen && !o.publicRpc && !isLoopbackHost(o.host)) {
+      throw new BootError('unsafe_bind', `devnet host ${o.host} is not loopback; the node RPC is only served beyond loopback with plugins.devnet.publicRpc = true`);
+    }
+    const opening = Devnet.open({
+      home: o.home ? path.resolve(ctx.settings.home, o.home) : path.join(ctx.settings.home, 'devnet'),
+      chainId: ctx.settings.chainId,
+      blockTimeMs: o.blockTimeMs,
+      accounts: o.accounts,
+      mnemonic: o.mnemonic,
+      reset: o.reset,
+      queryResolver: (p) => ctx.queryPaths.registry.resolve(p),
+      logger: ctx.log,
+    });
+    opening.catch(() => undefined);
+    ctx.container.register(asInjectionToken(DevnetOpening), { useValue: opening });
+    ctx.provide(CoreTokens.chainNode, new ChainNode(new DeferredChainRpc(opening.then((d) => d.rpc))));
+  },
+
+  async init(ctx) {
+    await devnetOf(ctx);
+  },
+
+  async start(ctx) {
+    const devnet = await devnetOf(ctx);
+    const o = ctx.options;
+    const urls = o.listen ? await devnet.listen({ host: o.host, port: o.port, metricsPort: o.metricsPort }) : undefined;
+    if (o.printAccounts) printDevnetBanner(devnet, urls);
+  },
+
+  async stop(ctx) {
+    const devnet = await ctx.container.resolve(asInjectionToken(DevnetOpening)).catch(() => undefined);
+    await devnet?.close();
+  },
+});
+
+/** This plugin instance's devnet, in its own child container (two hosts in one process each get theirs). */
+const DevnetOpening = createToken<Promise<Devnet>>('devnet.opening');
+
+async function devnetOf(ctx: PluginContext<unknown>): Promise<Devnet> {
+  try {
+    return await ctx.container.resolve(asInjectionToken(DevnetOpening));
+  } catch (err) {
+    throw new BootError('plugin_failed', `devnet cannot open: ${err instanceof Error ? err.message : String(err)}`, { cause: err });
+  }
+}
