@@ -1,3 +1,4 @@
+import type { ChainDecimal } from '../../../core/chain/decimal.js';
 import type { ChainValue } from '../../../core/chain/values.js';
 import type { ChainDatetime } from '../../../core/chain/values.js';
 
@@ -51,10 +52,26 @@ export interface ContractEvent {
 }
 
 export interface RewardRecord {
+  /** `validator_reward`, `delegator_reward`, `foundation_reward` or `developer_reward`. */
   type: string;
+  /** The output's `recipient_key`. */
   recipient: string;
+  /** The output's `value` (a ChainDecimal, already divided by the chi rate). */
   amount: ChainValue;
+  /** The output's `source_contract` (developer rewards; absent = null in the output). */
   contract?: string;
+  /** The output's `validator_key` (validator and delegator records). */
+  validatorKey?: string;
+  /** The output's `delegator_key` (delegator records). */
+  delegatorKey?: string;
+}
+
+/** The output's `rewards` object: recipient → amount per bucket, in first-credit order. */
+export interface RewardBuckets {
+  validator_reward: Map<string, ChainDecimal>;
+  delegator_reward: Map<string, ChainDecimal>;
+  foundation_reward: Map<string, ChainDecimal>;
+  developer_reward: Map<string, ChainDecimal>;
 }
 
 /** What executing one transaction produced. `writes` is in write order, last write per key wins; null deletes. */
@@ -67,9 +84,25 @@ export interface ExecutionOutcome {
   writes: Array<{ key: string; value: ChainValue | null }>;
   events: ContractEvent[];
   rewards: RewardRecord[];
+  /** Python exception class of the failure (`AssertionError`, `TypeError`, …) for the on-chain repr. */
+  errorClass?: string;
+  /**
+   * The output's `state`: the writes without the nonce key, last value per key, sorted by key
+   * (code-point order) — exactly what `tx_result.data.state` lists.
+   */
+  state?: Array<{ key: string; value: ChainValue | null }>;
+  /** The output's `rewards` buckets; null when no reward was produced (status 1, simulation, free mode). */
+  rewardBuckets?: RewardBuckets | null;
+  /** Raw chi per contract (children excluded, fixed overhead on the entry contract): the developer-reward weights. */
+  contractCosts?: Record<string, number>;
 }
 
 export interface ExecuteOptions {
-  /** Dry run: no fee, no nonce, the readonly chi cap instead of chi_supplied. */
-  simulate?: { maxChi: number };
+  /**
+   * Dry run (simulate.md §4): the readonly chi cap `maxChi` instead of chi_supplied, no
+   * transaction-byte charge, no nonce write, no rewards. The writes include the fee debit as a
+   * preview (upstream's `state` does, simulate.md §2); `feePreview: false` leaves it out. Nothing
+   * is persisted either way — the node discards simulation writes.
+   */
+  simulate?: { maxChi: number; feePreview?: boolean };
 }

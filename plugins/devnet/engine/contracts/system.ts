@@ -1,0 +1,176 @@
+import type { ChainValue } from '../../../../core/chain/values.js';
+import { chainRecord, isChainRecord } from '../../../../core/chain/values.js';
+import { Hash, Variable, arg, defineContract, method, optArg } from '../contract.js';
+import { check } from '../errors.js';
+import { add, eq, gt, lit, truthy } from '../num.js';
+
+/**
+ * The genesis system contracts the chain itself reads (contracts.md §11): `chi_cost`
+ * (`chi_cost.S:value`, chi per native token), `rewards` (`rewards.S:value`, the four split
+ * ratios), `foundation` (`foundation.owner`) and `submission` (contract deployment). Governance
+ * changes go through `validators`, which the devnet does not run; the devnet operator edits these
+ * values with genesis options or governed state patches instead.
+ */
+
+export const CHI_COST_SOURCE = `S = Hash()
+CONTROL_CONTRACT = "validators"
+
+
+def require_control_contract():
+    assert ctx.caller == CONTROL_CONTRACT, "Only validators can change chi cost."
+
+@construct
+def seed(initial_rate: int=100):
+    S['value'] = initial_rate
+
+@export
+def current_value():
+    return S['value']
+
+@export
+def set_value(new_value: int):
+    require_control_contract()
+    assert new_value > 0, 'New value must be greater than 0'
+    S['value'] = new_value
+`;
+
+export const REWARDS_SOURCE = `S = Hash()
+CONTROL_CONTRACT = "validators"
+
+
+def require_control_contract():
+    assert ctx.caller == CONTROL_CONTRACT, "Only validators can change rewards."
+
+@construct
+def seed(initial_split: list = [0.30, 0.01, 0.01, 0.68]):
+    S['value'] = initial_split
+
+@export
+def current_value():
+    return S['value']
+
+@export
+def set_value(new_value: list):
+    require_control_contract()
+    assert len(new_value) == 4, 'New value must be a list of 4 elements'
+    assert sum(new_value) == 1, 'Sum of new value must be 1'
+    for item in new_value:
+        assert item > 0, 'There must be no 0 values in the list'
+    S['value'] = new_value
+`;
+
+export const FOUNDATION_SOURCE = `owner = Variable()
+
+
+@construct
+def seed(vk: str):
+    owner.set(vk)
+
+
+@export
+def change_owner(new_owner: str):
+    assert ctx.caller == owner.get(), "Only the foundation owner can change the owner."
+    owner.set(new_owner)
+`;
+
+export const SUBMISSION_SOURCE = `@export
+def submit_contract(
+    name: str,
+    code: str,
+    owner: Any = None,
+    constructor_args: dict = {},
+    deployment_artifacts: dict = None,
+):
+    assert name.startswith("con_"), "Transaction contract name is invalid"
+    assert deployment_artifacts, "xian_vm_v1 requires deployment_artifacts for submission.submit_contract"
+    __Contract().submit(
+        name=name,
+        code=code,
+        owner=owner,
+        constructor_args=constructor_args,
+        developer=ctx.caller,
+        deployment_artifacts=deployment_artifacts,
+    )
+`;
+
+const S = new Hash('S');
+
+const defaultSplit = (): ChainValue[] => [lit('0.30'), lit('0.01'), lit('0.01'), lit('0.68')];
+
+export const chiCostContract = defineContract({
+  id: 'chi_cost',
+  source: CHI_COST_SOURCE,
+  storage: [S],
+  constructorMethod: method('seed', [optArg('initial_rate', 'int', 100n)], (ctx, a) => {
+    S.set(ctx, 'value', a.initial_rate!);
+  }),
+  methods: [
+    method('current_value', [], (ctx) => S.get(ctx, 'value')),
+    method('set_value', [arg('new_value', 'int')], (ctx, a) => {
+      ctx.assert(ctx.caller === 'validators', 'Only validators can change chi cost.');
+      ctx.assert(gt(a.new_value, 0n), 'New value must be greater than 0');
+      S.set(ctx, 'value', a.new_value!);
+    }),
+  ],
+});
+
+export const rewardsContract = defineContract({
+  id: 'rewards',
+  source: REWARDS_SOURCE,
+  storage: [S],
+  constructorMethod: method('seed', [optArg('initial_split', 'list', defaultSplit())], (ctx, a) => {
+    S.set(ctx, 'value', a.initial_split!);
+  }),
+  methods: [
+    method('current_value', [], (ctx) => S.get(ctx, 'value')),
+    method('set_value', [arg('new_value', 'list')], (ctx, a) => {
+      ctx.assert(ctx.caller === 'validators', 'Only validators can change rewards.');
+      const v = a.new_value;
+      check(Array.isArray(v) && v.length === 4, 'New value must be a list of 4 elements');
+      let sum: ChainValue = 0n;
+      for (const item of v) sum = add(sum, item);
+      ctx.assert(eq(sum, 1n), 'Sum of new value must be 1');
+      for (const item of v) ctx.assert(gt(item, 0n), 'There must be no 0 values in the list');
+      S.set(ctx, 'value', v);
+    }),
+  ],
+});
+
+const foundationOwner = new Variable('owner');
+
+export const foundationContract = defineContract({
+  id: 'foundation',
+  source: FOUNDATION_SOURCE,
+  storage: [foundationOwner],
+  constructorMethod: method('seed', [arg('vk', 'str')], (ctx, a) => {
+    foundationOwner.set(ctx, a.vk!);
+  }),
+  methods: [
+    method('change_owner', [arg('new_owner', 'str')], (ctx, a) => {
+      ctx.assert(eq(ctx.caller, foundationOwner.get(ctx)), 'Only the foundation owner can change the owner.');
+      foundationOwner.set(ctx, a.new_owner!);
+    }),
+  ],
+});
+
+export const submissionContract = defineContract({
+  id: 'submission',
+  source: SUBMISSION_SOURCE,
+  methods: [
+    method('submit_contract', [
+      arg('name', 'str'), arg('code', 'str'), optArg('owner', 'Any', null),
+      optArg('constructor_args', 'dict', chainRecord()), optArg('deployment_artifacts', 'dict', null),
+    ], (ctx, a) => {
+      const name = a.name;
+      check(typeof name === 'string' && /^con_[a-zA-Z][a-zA-Z0-9_]*$/.test(name) && name.length <= 255, 'Transaction contract name is invalid');
+      check(truthy(a.deployment_artifacts), 'xian_vm_v1 requires deployment_artifacts for submission.submit_contract');
+      const code = a.code;
+      check(typeof code === 'string', 'code must be a string');
+      const owner = a.owner ?? null;
+      check(owner === null || typeof owner === 'string', 'owner must be a string or None');
+      const args = a.constructor_args ?? null;
+      check(args === null || isChainRecord(args), 'constructor_args must be a dict');
+      ctx.deploy({ name, code, owner: owner === '' ? null : owner, constructorArgs: args ?? chainRecord() });
+    }, 2_000),
+  ],
+});
