@@ -1,0 +1,7 @@
+import { compactJson, type JsonValue } from '../../../core/chain/canonical-json.js';
+import type { QueryAnswer } from '../../../core/query/query-path.js';
+
+/** A dict value in the node's ABCI encoding (keys sorted, compact, ASCII-escaped). */
+export function abciJsonAnswer(value: Record<string, unknown>): QueryAnswer {
+  return { info: 'dict', text: compactJson(value as JsonValue, { asciiOnly: true, sortKeys: true }) };
+}

@@ -1,0 +1,26 @@
+import type { ChainIdGuard } from '../../core/chain/chain-id-guard.js';
+import type { ChainNode } from '../../core/chain/node.js';
+import type { QueryPathRegistry } from '../../core/query/query-path-registry.js';
+import type { DexReader } from './dex-state.js';
+import type { CallSender } from './plan-execution.js';
+import type { PlanRegistry } from './plan-registry.js';
+import type { MarketOptions } from './quote.js';
+
+/** What the DEX tools work with; built once by the plugin, replaced piecewise in tests. */
+export interface DexServices {
+  node: ChainNode;
+  reader: DexReader;
+  registry: PlanRegistry;
+  /** CHAIN_ID: plans are bound to it. */
+  chainId: string;
+  market: MarketOptions;
+  now(): number;
+  /** The shared transaction submitter (resolved when first needed). */
+  sender(): CallSender;
+  /** Checks CHAIN_ID against the node before anything is signed. */
+  guard: ChainIdGuard | null;
+  /** How long a submit waits for each call's block. */
+  waitTimeoutMs: number;
+  /** Query paths contributed in this host (BDS, …), consulted before the node for indexed reads. */
+  queryPaths(): QueryPathRegistry | null;
+}

@@ -1,0 +1,55 @@
+import { chainIdGuardFor } from '../../core/chain/chain-id-guard.js';
+import { TransactionSubmitterToken, transactionSubmitterFor } from '../../core/chain/transaction-submitter.js';
+import { CoreTokens } from '../../core/core-tokens.js';
+import { definePlugin } from '../../core/plugin.js';
+import { createToken } from '../../core/tokens.js';
+import { dexConfigSchema } from './dex.config.js';
+import type { DexServices } from './dex-services.js';
+import { DexReader } from './dex-state.js';
+import { contributeCandles } from './candles/candle-contribution.js';
+import { contributeCandleGraphql } from './candles/candle-graphql.js';
+import { PlanRegistry } from './plan-registry.js';
+import { eventTools } from './tools/event-tools.js';
+import { helperTools } from './tools/helper-tools.js';
+import { marketTools } from './tools/market-tools.js';
+import { planTools } from './tools/plan-tools.js';
+
+export const DexTokens = {
+  /** The process-local plan store (read it, e.g. for a dashboard; only the DEX tools issue and claim). */
+  planRegistry: createToken<PlanRegistry>('dex-plan-registry'),
+};
+
+/**
+ * The DEX plugin: read tools (prices, pairs, quotes, plans, events) and unsafe tools (plan
+ * submission, helper buy/sell) over con_pairs / con_dex / con_dex_helper, and — when bds is
+ * loaded — the candle projection with `/dex_candles/<market_id>/…`. Wiring only; see tools/.
+ */
+export const dexPlugin = definePlugin({
+  name: 'dex',
+  description: 'DEX tools: prices, pairs, routed quotes, plan-first swaps and liquidity, helper buy/sell, live and indexed events, candles.',
+  after: ['devnet', 'wallet', 'bds', 'graphql'],
+  config: dexConfigSchema,
+  register(ctx) {
+    ctx.provide(DexTokens.planRegistry, new PlanRegistry(ctx.settings.dexPlan));
+  },
+  async init(ctx) {
+    const node = ctx.resolve(CoreTokens.chainNode);
+    const chainId = ctx.settings.chainId;
+    const services: DexServices = {
+      node,
+      reader: new DexReader(node, ctx.options.contracts),
+      registry: ctx.resolve(DexTokens.planRegistry),
+      chainId,
+      market: { maxScanPairs: ctx.options.maxScanPairs },
+      now: Date.now,
+      sender: () => ctx.tryResolve(TransactionSubmitterToken) ?? transactionSubmitterFor(node, { chainId, log: ctx.log }),
+      guard: chainIdGuardFor(node, chainId),
+      waitTimeoutMs: ctx.options.waitTimeoutMs,
+      queryPaths: () => ctx.queryPaths.registry,
+    };
+    for (const tool of [...marketTools(services), ...planTools(services), ...helperTools(services), ...eventTools(services)]) ctx.tools.add(tool);
+    if (ctx.options.candles && (await contributeCandles(ctx, ctx.options.contracts.pairs))) {
+      await contributeCandleGraphql(ctx, ctx.options.contracts.pairs);
+    }
+  },
+});

@@ -1,0 +1,83 @@
+import type { JsonObject, JsonValue } from '../../core/chain/canonical-json.js';
+import { planCheckError } from './dex-errors.js';
+import { PLAN_VERSION, SUBMIT_KINDS, wrapperMs, type PlanCall, type SubmitKind } from './plan-calls.js';
+
+/**
+ * What a submit re-checks on a plan it has already claimed (consumed), in this order
+ * (mcp.md §5.5): version and operation fit the submit tool; chain id; the signing key is the
+ * plan's account; the deadline is ahead; only `approve` calls to the router precede the final
+ * call; the final call is a whitelisted router function whose deadline and recipient are the
+ * plan's. Each failure is a 4xx ApiError telling the caller to create a fresh plan.
+ */
+
+export interface SubmitContext {
+  kind: SubmitKind;
+  /** CHAIN_ID of this server. */
+  chainId: string;
+  /** Address of the private key given to the submit. */
+  signer: string;
+  nowMs: number;
+}
+
+export interface CheckedPlan {
+  operation: string;
+  calls: PlanCall[];
+  deadlineMs: number;
+}
+
+function isObject(v: JsonValue | undefined): v is JsonObject {
+  return typeof v === 'object' && v !== null && !Array.isArray(v);
+}
+
+function isCall(v: JsonValue | undefined): v is JsonObject & { contract: string; function: string; kwargs: JsonObject } {
+  return isObject(v) && typeof v.contract === 'string' && typeof v.function === 'string' && isObject(v.kwargs);
+}
+
+export function checkPlanForSubmit(planId: string, plan: Readonly<JsonObject>, ctx: SubmitContext): CheckedPlan {
+  const fail = (status: number, code: string, message: string, extra: Record<string, unknown> = {}): never => {
+    throw planCheckError(status, code, message, { plan_id: planId, ...extra });
+  };
+  const allowed = SUBMIT_KINDS[ctx.kind];
+  if (plan.plan_version !== PLAN_VERSION) fail(409, 'plan_invalid', `plan_version ${JSON.stringify(plan.plan_version)} is not supported (expected ${PLAN_VERSION})`);
+  const operation = String(plan.operation);
+  if (!(allowed.operations as readonly string[]).includes(operation)) {
+    fail(409, 'plan_operation_mismatch', `this is a ${operation} plan; dex_submit_${ctx.kind} submits ${allowed.operations.join(' or ')} plans`, { operation });
+  }
+  const network = isObject(plan.network) ? plan.network : {};
+  if (network.chain_id !== ctx.chainId) {
+    fail(409, 'plan_chain_mismatch', `the plan is for chain ${JSON.stringify(network.chain_id)} but this server submits to ${JSON.stringify(ctx.chainId)}`, { plan_chain_id: network.chain_id ?? null, chain_id: ctx.chainId });
+  }
+  if (plan.account !== ctx.signer) {
+    fail(403, 'plan_account_mismatch', `private_key belongs to ${ctx.signer}, but the plan was made for account ${String(plan.account)}`, { plan_account: plan.account ?? null, signer: ctx.signer });
+  }
+  const deadline = isObject(plan.deadline) ? plan.deadline : {};
+  const deadlineMs = wrapperMs(deadline.absolute);
+  if (!Number.isFinite(deadlineMs)) fail(409, 'plan_invalid', 'the plan has no readable deadline');
+  if (deadlineMs <= ctx.nowMs) {
+    fail(410, 'plan_deadline_passed', `the plan's deadline ${String(deadline.iso)} has passed`, { deadline: deadline.iso ?? null });
+  }
+  const contracts = isObject(plan.contracts) ? plan.contracts : {};
+  const router = contracts.router;
+  const calls = plan.calls;
+  if (typeof router !== 'string' || !Array.isArray(calls) || calls.length === 0 || !calls.every(isCall)) {
+    fail(409, 'plan_invalid', 'the plan has no well-formed calls');
+  }
+  const list = calls as Array<JsonObject & { contract: string; function: string; kwargs: JsonObject }>;
+  const final = list[list.length - 1]!;
+  list.slice(0, -1).forEach((c, i) => {
+    if (c.function !== 'approve' || c.kwargs.to !== router || Object.keys(c.kwargs).sort().join(',') !== 'amount,to') {
+      fail(409, 'plan_invalid', `call ${i} is ${c.contract}.${c.function}; only exact approve(amount, to=${String(router)}) calls may precede the final call`);
+    }
+  });
+  if (final.contract !== router || !(allowed.functions as readonly string[]).includes(final.function)) {
+    fail(409, 'plan_invalid', `the final call ${final.contract}.${final.function} is not a ${ctx.kind} call of the router ${String(router)}`);
+  }
+  if (wrapperMs(final.kwargs.deadline) !== deadlineMs) fail(409, 'plan_invalid', "the final call's deadline is not the plan's deadline");
+  if (final.kwargs.to !== plan.recipient) fail(409, 'plan_invalid', "the final call's recipient is not the plan's recipient");
+  if (!isCall(plan.call) || plan.call.function !== final.function) fail(409, 'plan_invalid', 'the plan call and the last of its calls differ');
+  return {
+    operation,
+    calls: list.map((c) => ({ contract: c.contract, function: c.function, kwargs: c.kwargs })),
+    deadlineMs,
+  };
+}

@@ -1,0 +1,97 @@
+import type { SubmitRequest, TransactionSubmission, TxReceipt } from '../../core/chain/transaction-submitter.js';
+import { ApiError } from '../../core/errors.js';
+import { FRESH_PLAN_HINT } from './dex-errors.js';
+import type { PlanCall } from './plan-calls.js';
+
+/**
+ * Runs a plan's calls in order through the shared TransactionSubmitter: for each call a dry run
+ * (unless `simulate` is false; the submitter still dry-runs for the chi estimate), the send with
+ * a managed nonce, and the wait for its block. The next call starts only after the previous one
+ * executed successfully — an approval must be on chain before the swap's dry run can pass. The
+ * first failure stops the run; what already executed stays executed and is reported in the
+ * error's details (`transactions`), with the plan consumed.
+ */
+
+export interface CallSender {
+  submit(request: SubmitRequest): Promise<TransactionSubmission>;
+}
+
+export interface ExecutionResult {
+  simulations: Array<TransactionSubmission['simulation']>;
+  transactions: TransactionSubmission[];
+  receipts: TxReceipt[];
+}
+
+const SNAKX = /SNAKX: [A-Za-z0-9_]+(?: OVERFLOW)?/;
+
+/** The contract's own reason (`SNAKX: K`, `Trade deadline has expired`, …) in a failure text. */
+export function failureReason(text: string | null | undefined): string | null {
+  if (!text) return null;
+  const snakx = SNAKX.exec(text);
+  if (snakx) return snakx[0];
+  const assertion = /AssertionError\(['"](.+?)['"]\)/.exec(text);
+  return assertion ? assertion[1]! : null;
+}
+
+export async function executeCalls(
+  sender: CallSender,
+  key: string,
+  calls: readonly PlanCall[],
+  options: {
+    simulate: boolean; signal?: AbortSignal; waitTimeoutMs?: number; context: Record<string, unknown>;
+    /** Appended to failure messages; default: the plan is consumed, create a fresh one. */
+    suffix?: string;
+    /** Whether failures carry plan_status/hint (plans) or not (helper trades). */
+    plan?: boolean;
+  },
+): Promise<ExecutionResult> {
+  const done: ExecutionResult = { simulations: [], transactions: [], receipts: [] };
+  const isPlan = options.plan !== false;
+  const suffix = options.suffix ?? `the plan is consumed, ${FRESH_PLAN_HINT}`;
+  const partial = (index: number, call: PlanCall) => ({
+    ...options.context,
+    ...(isPlan ? { plan_status: 'consumed', hint: FRESH_PLAN_HINT } : {}),
+    failed_call_index: index,
+    failed_call: `${call.contract}.${call.function}`,
+    completed_calls: done.transactions.length,
+    transactions: done.transactions,
+    receipts: done.receipts,
+    retryable: false,
+  });
+  for (const [index, call] of calls.entries()) {
+    let submission: TransactionSubmission;
+    try {
+      submission = await sender.submit({
+        key, contract: call.contract, function: call.function, kwargs: call.kwargs,
+        simulate: options.simulate, wait: true, signal: options.signal, waitTimeoutMs: options.waitTimeoutMs,
+      });
+    } catch (err) {
+      if (!(err instanceof ApiError)) throw err;
+      const details = { ...(err.details ?? {}), ...partial(index, call) };
+      if (err.code === 'simulation_failed') {
+        const result = typeof err.details?.result === 'string' ? err.details.result : null;
+        throw new ApiError(422, 'dex_simulation_failed',
+          `the dry run of call ${index} (${call.contract}.${call.function}) failed, so it was not sent: ${result ?? err.message}` +
+          `${done.transactions.length ? `; ${done.transactions.length} earlier call(s) already executed` : ''}; ${suffix}`,
+          { ...details, reason: failureReason(result) });
+      }
+      throw new ApiError(err.status, err.code, `${err.message} (call ${index}, ${call.contract}.${call.function}; ${suffix})`, details, err.headers);
+    }
+    done.simulations.push(submission.simulation);
+    done.transactions.push(submission);
+    const receipt = submission.receipt;
+    if (!receipt) {
+      throw new ApiError(504, 'dex_transaction_pending',
+        `call ${index} (${call.contract}.${call.function}) was accepted as ${submission.tx_hash} but is not in a block yet; later calls were not sent. Check it with get_transaction; ${suffix}`,
+        { ...partial(index, call), tx_hash: submission.tx_hash });
+    }
+    done.receipts.push(receipt);
+    if (!receipt.success) {
+      throw new ApiError(422, 'dex_transaction_failed',
+        `call ${index} (${call.contract}.${call.function}) failed in block ${receipt.height}: ${receipt.error ?? receipt.result ?? 'execution failed'}` +
+        `${index > 0 ? `; the ${index} earlier call(s) stay executed` : ''}; ${suffix}`,
+        { ...partial(index, call), tx_hash: receipt.tx_hash, reason: failureReason(receipt.error ?? receipt.result) });
+    }
+  }
+  return done;
+}

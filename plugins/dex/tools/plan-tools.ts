@@ -1,0 +1,184 @@
+import { z } from 'zod';
+import { Wallet } from '../../../core/chain/keys.js';
+import { addressSchema, decimalSchema, privateKeySchema } from '../../../core/tools/chain-schemas.js';
+import { defineTool, type ToolDefinition } from '../../../core/tools/tool.js';
+import { ApiError } from '../../../core/errors.js';
+import { FRESH_PLAN_HINT } from '../dex-errors.js';
+import type { DexServices } from '../dex-services.js';
+import { buildAddLiquidityPlan, buildRemoveLiquidityPlan } from '../liquidity-plan.js';
+import { checkPlanForSubmit } from '../plan-check.js';
+import { SUBMIT_KINDS, type SubmitKind } from '../plan-calls.js';
+import { executeCalls } from '../plan-execution.js';
+import type { IssuedPlan } from '../plan-registry.js';
+import { buildSwapPlan, type BuiltPlan } from '../swap-plan.js';
+import {
+  deadlineMinutesSchema, issuedPlanOut, maxHopsSchema, pathSchema, planIdSchema, simulateSchema, slippageBpsSchema, submitOut, tokenSchema,
+} from './dex-schemas.js';
+
+/**
+ * The plan-first DEX flow (spec parts 2-4, mcp.md §5): `dex_plan_*` (read) build an immutable
+ * audit plan; `dex_submit_*` (unsafe) take only `private_key`, `plan_id` and `simulate` — the
+ * calls, amounts and recipient come from the stored plan and cannot be supplied.
+ */
+
+const FLOW = 'Show the complete plan to the user and get their confirmation, then call the matching dex_submit_* tool with only plan_id and the private key. The plan can be submitted once, before expires_at.';
+
+function issued(plan: IssuedPlan): z.input<typeof issuedPlanOut> {
+  return {
+    plan_id: plan.planId,
+    plan_digest: plan.digest,
+    plan_status: 'active',
+    issued_at: plan.issuedAt,
+    expires_at: plan.expiresAt,
+    operation: String(plan.plan.operation),
+    plan: plan.plan as Record<string, unknown>,
+    warnings: Array.isArray(plan.plan.warnings) ? (plan.plan.warnings as string[]) : [],
+  };
+}
+
+function issue(dex: DexServices, built: BuiltPlan): z.input<typeof issuedPlanOut> {
+  try {
+    return issued(dex.registry.issue(built.body, built.deadline.ms));
+  } catch (err) {
+    if (err instanceof RangeError) throw ApiError.badRequest(`cannot issue the plan: ${err.message}`, { field: 'deadline_minutes' });
+    throw err;
+  }
+}
+
+const SUBMIT_DESCRIPTIONS: Record<SubmitKind, string> = {
+  swap: 'Submits a dex_plan_swap plan',
+  add_liquidity: 'Submits a dex_plan_add_liquidity plan',
+  remove_liquidity: 'Submits a dex_plan_remove_liquidity plan',
+};
+
+export function planTools(dex: DexServices): ToolDefinition[] {
+  const submitTool = (kind: SubmitKind) => defineTool({
+    name: `dex_submit_${kind}`,
+    title: `Submit a DEX ${kind.replace('_', ' ')} plan`,
+    description: `${SUBMIT_DESCRIPTIONS[kind]} (operations: ${SUBMIT_KINDS[kind].operations.join(', ')}). Arguments are only private_key, plan_id and simulate: the calls, amounts and recipient are the plan's. The plan is consumed first — before any check, dry run or send — and stays consumed whatever happens next (also when a later call fails after an approval executed); a consumed, expired, evicted, lost or unknown plan is an error: create a fresh plan. Each call is dry-run (unless simulate is false), sent in order and waited for; returns one receipt per call.`,
+    capability: 'unsafe',
+    timeoutMs: 4 * dex.waitTimeoutMs + 30_000,
+    input: z.object({ private_key: privateKeySchema, plan_id: planIdSchema, simulate: simulateSchema }),
+    output: submitOut,
+    hints: { idempotentHint: false, openWorldHint: true },
+    run: async (args, ctx) => {
+      // 1. Consume. Synchronous and first: of concurrent submits exactly one gets past this line.
+      const plan = dex.registry.claim(args.plan_id);
+      // 2. Checks on the consumed plan.
+      const signer = Wallet.fromPrivateKey(args.private_key).address;
+      const checked = checkPlanForSubmit(plan.planId, plan.plan, { kind, chainId: dex.chainId, signer, nowMs: dex.now() });
+      const context = { plan_id: plan.planId, plan_digest: plan.digest, operation: checked.operation };
+      if (dex.guard) {
+        try {
+          await dex.guard.assertMatches(ctx.signal);
+        } catch (err) {
+          if (!(err instanceof ApiError)) throw err;
+          const details = { ...(err.details ?? {}), ...context, plan_status: 'consumed', hint: FRESH_PLAN_HINT };
+          if (err.code === 'chain_id_mismatch') throw new ApiError(409, 'plan_chain_mismatch', `${err.message}; the plan is consumed, ${FRESH_PLAN_HINT}`, details);
+          throw new ApiError(err.status, err.code, `${err.message}; the plan is consumed, ${FRESH_PLAN_HINT}`, details, err.headers);
+        }
+      }
+      // 3. Dry run, send and wait, call by call.
+      const result = await executeCalls(dex.sender(), args.private_key, checked.calls, {
+        simulate: args.simulate, signal: ctx.signal, waitTimeoutMs: dex.waitTimeoutMs, context,
+      });
+      return {
+        plan_id: plan.planId,
+        plan_digest: plan.digest,
+        issued_at: plan.issuedAt,
+        expires_at: plan.expiresAt,
+        plan_status: 'consumed' as const,
+        operation: checked.operation,
+        plan_version: Number(plan.plan.plan_version),
+        simulated: args.simulate,
+        simulations: result.simulations,
+        transactions: result.transactions,
+        receipts: result.receipts,
+        final_transaction: result.transactions[result.transactions.length - 1] ?? null,
+      };
+    },
+  });
+
+  return [
+    defineTool({
+      name: 'dex_plan_swap',
+      title: 'Plan a DEX swap',
+      description: `Builds an immutable swap plan from a fresh quote: the exact router call (swapExactTokenForToken / swapExactTokensForTokens, or their fee-on-transfer variants), an exact approval of token_in to con_dex only if the allowance is short (never unlimited), amounts as exact decimals, minimum output = quote × (1 − slippage_bps), absolute deadline, price impact and warnings. mode exact_out plans an exact-input call with input = ceil(quoted input × (1 + slippage_bps)) and minimum output = amount (surplus output is kept, not refunded). Nothing is signed. ${FLOW}`,
+      capability: 'read',
+      input: z.object({
+        token_in: tokenSchema('token sold'),
+        token_out: tokenSchema('token bought'),
+        amount: decimalSchema({ description: 'exact_in: the input; exact_out: the wanted output. > 0, exact decimal string or number' }),
+        account: addressSchema.describe('the account that will sign (its fee tier, balance and allowance are read)'),
+        recipient: addressSchema.describe('who receives the output (explicit, may equal account)'),
+        mode: z.enum(['exact_in', 'exact_out']).default('exact_in'),
+        path: pathSchema,
+        slippage_bps: slippageBpsSchema,
+        deadline_minutes: deadlineMinutesSchema(5),
+        fee_on_transfer: z.enum(['auto', 'plain', 'supporting']).default('auto')
+          .describe('auto: the supporting router variant when a route token is flagged fee-on-transfer; plain: refuse flagged tokens; supporting: always the supporting variant'),
+        max_hops: maxHopsSchema,
+      }),
+      output: issuedPlanOut,
+      run: async (args, ctx) => {
+        const built = await dex.reader.read((s) => buildSwapPlan(dex.reader, s, {
+          tokenIn: args.token_in, tokenOut: args.token_out, amount: args.amount, mode: args.mode, account: args.account, recipient: args.recipient,
+          path: args.path, slippageBps: args.slippage_bps, deadlineMinutes: args.deadline_minutes, feeOnTransfer: args.fee_on_transfer,
+          maxHops: args.path ? args.path.length : args.max_hops, chainId: dex.chainId, nowMs: dex.now(),
+        }, dex.market), ctx.signal);
+        return issue(dex, built);
+      },
+    }),
+    submitTool('swap'),
+    defineTool({
+      name: 'dex_plan_add_liquidity',
+      title: 'Plan adding DEX liquidity',
+      description: `Builds an immutable addLiquidity plan: the router call with both desired amounts, minimums = the optimal-ratio amounts at current reserves × (1 − slippage_bps), expected LP minted, exact approvals of both tokens to con_dex where short, and a warning when the call would create the pair and set its price. ${FLOW}`,
+      capability: 'read',
+      input: z.object({
+        token_a: tokenSchema('first token'),
+        token_b: tokenSchema('second token'),
+        amount_a_desired: decimalSchema({ description: 'most of token_a to deposit, > 0' }),
+        amount_b_desired: decimalSchema({ description: 'most of token_b to deposit, > 0' }),
+        account: addressSchema.describe('the account that will sign'),
+        recipient: addressSchema.describe('who receives the LP tokens'),
+        slippage_bps: slippageBpsSchema,
+        deadline_minutes: deadlineMinutesSchema(10),
+      }),
+      output: issuedPlanOut,
+      run: async (args, ctx) => {
+        const built = await dex.reader.read((s) => buildAddLiquidityPlan(dex.reader, s, {
+          tokenA: args.token_a, tokenB: args.token_b, amountADesired: args.amount_a_desired, amountBDesired: args.amount_b_desired,
+          account: args.account, recipient: args.recipient, slippageBps: args.slippage_bps, deadlineMinutes: args.deadline_minutes,
+          chainId: dex.chainId, nowMs: dex.now(),
+        }), ctx.signal);
+        return issue(dex, built);
+      },
+    }),
+    submitTool('add_liquidity'),
+    defineTool({
+      name: 'dex_plan_remove_liquidity',
+      title: 'Plan removing DEX liquidity',
+      description: `Builds an immutable removeLiquidity plan: burning \`liquidity\` LP tokens of the token_a/token_b pair, expected payouts from the pair's maths (protocol fee hook and precision included), minimums = expected × (1 − slippage_bps), and an exact approval of the pair's LP token to con_dex where short. ${FLOW}`,
+      capability: 'read',
+      input: z.object({
+        token_a: tokenSchema('first token'),
+        token_b: tokenSchema('second token'),
+        liquidity: decimalSchema({ description: 'LP tokens to burn, > 0' }),
+        account: addressSchema.describe('the account that will sign (holds the LP tokens)'),
+        recipient: addressSchema.describe('who receives both tokens'),
+        slippage_bps: slippageBpsSchema,
+        deadline_minutes: deadlineMinutesSchema(10),
+      }),
+      output: issuedPlanOut,
+      run: async (args, ctx) => {
+        const built = await dex.reader.read((s) => buildRemoveLiquidityPlan(dex.reader, s, {
+          tokenA: args.token_a, tokenB: args.token_b, liquidity: args.liquidity, account: args.account, recipient: args.recipient,
+          slippageBps: args.slippage_bps, deadlineMinutes: args.deadline_minutes, chainId: dex.chainId, nowMs: dex.now(),
+        }), ctx.signal);
+        return issue(dex, built);
+      },
+    }),
+    submitTool('remove_liquidity'),
+  ];
+}
