@@ -1,0 +1,92 @@
+import type { JsonValue } from '../../../core/chain/abci-value.js';
+import { html, type SafeHtml } from './html.js';
+
+/** A link inside the explorer; the inspected peer (`?rpc=`) travels with every link. */
+export function href(path: string, rpc: string | null, query: Record<string, string | number | undefined> = {}): string {
+  const params = new URLSearchParams();
+  for (const [k, v] of Object.entries(query)) if (v !== undefined && v !== '') params.set(k, String(v));
+  if (rpc) params.set('rpc', rpc);
+  const qs = params.toString();
+  return qs ? `${path}?${qs}` : path;
+}
+
+export function seg(value: string | number | bigint): string {
+  return encodeURIComponent(String(value));
+}
+
+export function short(text: string, keep = 10): string {
+  return text.length > keep * 2 + 1 ? `${text.slice(0, keep)}…${text.slice(-6)}` : text;
+}
+
+export function text(value: JsonValue | undefined): string {
+  if (value === null || value === undefined) return '—';
+  if (typeof value === 'string') return value;
+  if (typeof value === 'object') return JSON.stringify(value, bigintReplacer);
+  return String(value);
+}
+
+export function pretty(value: unknown): string {
+  return JSON.stringify(value, bigintReplacer, 2) ?? 'null';
+}
+
+function bigintReplacer(_key: string, value: unknown): unknown {
+  return typeof value === 'bigint' ? value.toString() : value;
+}
+
+/** "12 s ago", "3 min ago" … relative to the time the page was rendered. */
+export function ago(iso: string | null | undefined, now = Date.now()): string {
+  if (!iso) return '—';
+  const t = Date.parse(iso);
+  if (Number.isNaN(t)) return iso;
+  const s = Math.max(0, Math.round((now - t) / 1000));
+  if (s < 60) return `${s} s ago`;
+  if (s < 3600) return `${Math.floor(s / 60)} min ago`;
+  if (s < 86400) return `${Math.floor(s / 3600)} h ago`;
+  return `${Math.floor(s / 86400)} d ago`;
+}
+
+export function txLink(hash: string | null | undefined, rpc: string | null): SafeHtml {
+  if (!hash) return html`—`;
+  return html`<a class="mono" href="${href(`/explorer/tx/${seg(hash)}`, rpc)}" title="${hash}">${short(hash)}</a>`;
+}
+
+export function blockLink(height: JsonValue | undefined, rpc: string | null): SafeHtml {
+  if (height === null || height === undefined || height === '') return html`—`;
+  return html`<a href="${href(`/explorer/block/${seg(String(height))}`, rpc)}">${String(height)}</a>`;
+}
+
+export function addressLink(address: JsonValue | undefined, rpc: string | null): SafeHtml {
+  if (typeof address !== 'string' || address === '') return html`—`;
+  return html`<a class="mono" href="${href(`/explorer/address/${seg(address)}`, rpc)}" title="${address}">${short(address)}</a>`;
+}
+
+export function contractLink(name: JsonValue | undefined, rpc: string | null): SafeHtml {
+  if (typeof name !== 'string' || name === '') return html`—`;
+  return html`<a href="${href(`/explorer/contract/${seg(name)}`, rpc)}">${name}</a>`;
+}
+
+export function status(ok: boolean | null): SafeHtml {
+  if (ok === null) return html`<span class="muted">—</span>`;
+  return ok ? html`<span class="ok">OK</span>` : html`<span class="fail">Fail</span>`;
+}
+
+export function kv(rows: Array<[string, SafeHtml | string | number | null | undefined]>): SafeHtml {
+  return html`<dl class="kv">${rows.map(([k, v]) => html`<dt>${k}</dt><dd>${v ?? '—'}</dd>`)}</dl>`;
+}
+
+export function table(headers: string[], rows: SafeHtml[], empty = 'Nothing here yet.'): SafeHtml {
+  if (rows.length === 0) return html`<p class="muted">${empty}</p>`;
+  return html`<div class="scroll"><table><thead><tr>${headers.map((h) => html`<th>${h}</th>`)}</tr></thead><tbody>${rows}</tbody></table></div>`;
+}
+
+export function pager(prev: string | null, next: string | null): SafeHtml {
+  return html`<div class="pager"><span>${prev ? html`<a href="${prev}">← Newer</a>` : ''}</span><span>${next ? html`<a href="${next}">Older →</a>` : ''}</span></div>`;
+}
+
+export function obj(value: JsonValue | undefined): Record<string, JsonValue> {
+  return value && typeof value === 'object' && !Array.isArray(value) ? (value as Record<string, JsonValue>) : {};
+}
+
+export function list(value: JsonValue | undefined): JsonValue[] {
+  return Array.isArray(value) ? value : [];
+}

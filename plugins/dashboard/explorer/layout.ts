@@ -1,0 +1,77 @@
+import { html, trusted, type SafeHtml } from './html.js';
+import { href } from './format.js';
+
+export type Section = 'blocks' | 'contracts' | 'addresses' | 'events' | null;
+
+export interface PageView {
+  title: string;
+  section: Section;
+  body: SafeHtml;
+}
+
+/**
+ * Small, dependency-free CSS: one column that fits a phone, tables that scroll sideways inside
+ * their own box instead of widening the page, long hashes that wrap.
+ */
+const CSS = trusted(`
+*{box-sizing:border-box}
+html{-webkit-text-size-adjust:100%}
+body{margin:0;font:15px/1.5 system-ui,-apple-system,"Segoe UI",Roboto,sans-serif;color:#1b1f24;background:#f4f6f8}
+a{color:#0b5cad;text-decoration:none}a:hover{text-decoration:underline}
+header{background:#12263a;color:#fff;padding:.6rem 1rem}
+header .bar{max-width:1100px;margin:0 auto;display:flex;flex-wrap:wrap;gap:.5rem 1.2rem;align-items:center}
+header .brand{font-weight:700;color:#fff;font-size:1.1rem}
+nav{display:flex;flex-wrap:wrap;gap:.2rem .9rem}
+nav a{color:#cfe3f7;padding:.2rem 0}nav a.on{color:#fff;border-bottom:2px solid #7cc4ff}
+form.search{display:flex;flex:1 1 260px;gap:.4rem;min-width:0}
+form.search input{flex:1;min-width:0;padding:.4rem .6rem;border-radius:6px;border:1px solid #8aa;font:inherit}
+form.search button{padding:.4rem .8rem;border-radius:6px;border:0;background:#7cc4ff;color:#12263a;font:inherit;font-weight:600}
+main{max-width:1100px;margin:0 auto;padding:1rem}
+h1{font-size:1.35rem;margin:.2rem 0 1rem;word-break:break-all}
+h2{font-size:1.1rem;margin:1.4rem 0 .5rem}
+.card{background:#fff;border:1px solid #dde3e8;border-radius:10px;padding:.8rem 1rem;margin:0 0 1rem}
+.notice{background:#fff8e6;border-color:#f0c36d}
+.error{background:#fdecec;border-color:#e79b9b}
+dl.kv{display:grid;grid-template-columns:minmax(7rem,max-content) 1fr;gap:.25rem 1rem;margin:0}
+dl.kv dt{color:#5a6570}dl.kv dd{margin:0;min-width:0;overflow-wrap:anywhere}
+.scroll{overflow-x:auto;-webkit-overflow-scrolling:touch}
+table{border-collapse:collapse;width:100%;font-size:.92rem}
+th,td{text-align:left;padding:.4rem .5rem;border-bottom:1px solid #e6ebef;vertical-align:top;white-space:nowrap}
+td.wrap{white-space:normal;overflow-wrap:anywhere;min-width:12rem}
+th{color:#5a6570;font-weight:600;background:#f8fafb}
+.mono,code,pre{font-family:ui-monospace,SFMono-Regular,Menlo,Consolas,monospace;font-size:.88em}
+pre{background:#0f1720;color:#e6edf3;padding:.8rem;border-radius:8px;overflow:auto;max-height:32rem;white-space:pre}
+.ok{color:#137333;font-weight:600}.fail{color:#b3261e;font-weight:600}
+.badge{display:inline-block;padding:0 .45rem;border-radius:999px;background:#e7eef6;font-size:.8rem}
+.pager{display:flex;gap:1rem;justify-content:space-between;margin:.6rem 0}
+.muted{color:#5a6570}
+@media (max-width:600px){body{font-size:14px}main{padding:.6rem}dl.kv{grid-template-columns:1fr}dl.kv dt{margin-top:.35rem}header .bar{gap:.4rem .8rem}}
+`);
+
+const SECTIONS: Array<[Exclude<Section, null>, string, string]> = [
+  ['blocks', 'Blocks', '/explorer'],
+  ['contracts', 'Contracts', '/explorer/contracts'],
+  ['addresses', 'Addresses', '/explorer/addresses'],
+  ['events', 'Events', '/explorer/events'],
+];
+
+/** The page shell. `rpc` (the inspected peer, if any) is carried on every link and the search. */
+export function renderPage(view: PageView, rpc: string | null): string {
+  const nav = SECTIONS.map(([id, label, path]) => html`<a href="${href(path, rpc)}" class="${view.section === id ? 'on' : ''}">${label}</a>`);
+  const inspecting = rpc
+    ? html`<div class="card notice">Inspecting peer <span class="mono">${rpc}</span> — <a href="${href('/explorer', null)}">back to the configured node</a></div>`
+    : '';
+  return html`<!doctype html>
+<html lang="en"><head><meta charset="utf-8">
+<meta name="viewport" content="width=device-width,initial-scale=1">
+<title>${view.title} · chainhost explorer</title>
+<link rel="icon" href="data:,">
+<style>${CSS}</style></head>
+<body><header><div class="bar"><a class="brand" href="${href('/explorer', rpc)}">chainhost explorer</a>
+<nav>${nav}</nav>
+<form class="search" method="get" action="/explorer/search" role="search">
+${rpc ? html`<input type="hidden" name="rpc" value="${rpc}">` : ''}
+<input name="q" placeholder="Block, tx hash, address, contract or state key" aria-label="Search" autocomplete="off">
+<button type="submit">Search</button></form></div></header>
+<main>${inspecting}${view.body}</main></body></html>`.text;
+}

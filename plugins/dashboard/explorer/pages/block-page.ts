@@ -1,0 +1,39 @@
+import { block, blockResults } from '../../reads/block-reads.js';
+import type { ReadContext } from '../../reads/node-targets.js';
+import { payloadOf } from '../../reads/tx-decoding.js';
+import { addressLink, ago, blockLink, contractLink, href, kv, obj, status, table, text, txLink } from '../format.js';
+import { html } from '../html.js';
+import type { PageView } from '../layout.js';
+
+/** `/explorer/block/<height>`: header, transactions with their outcome, previous/next. */
+export async function blockPage(r: ReadContext, height: number): Promise<PageView> {
+  const [b, results] = await Promise.all([block(r, height), blockResults(r, height)]);
+  const rpc = r.peer;
+  const h = b.block.header;
+  const rows = b.decoded_txs.map((tx, i) => {
+    const p = payloadOf(tx);
+    const code = results.txs_results?.[i]?.code;
+    const outcome = obj(results.txs_results?.[i]?.data_decoded);
+    const ok = code === undefined ? null : code === 0 && (outcome.status === undefined || outcome.status === 0);
+    return html`<tr><td>${i}</td><td>${txLink(tx.tx_hash, rpc)}</td><td>${contractLink(p.contract, rpc)}</td><td>${text(p.function)}</td>
+<td>${addressLink(p.sender, rpc)}</td><td>${status(ok)}</td></tr>`;
+  });
+  const body = html`<h1>Block ${h.height}</h1>
+<div class="pager"><span>${height > 1 ? html`<a href="${href(`/explorer/block/${height - 1}`, rpc)}">← Block ${height - 1}</a>` : ''}</span>
+<span><a href="${href(`/explorer/block/${height + 1}`, rpc)}">Block ${height + 1} →</a></span></div>
+<div class="card">${kv([
+    ['Hash', html`<span class="mono">${b.block_id.hash}</span>`],
+    ['Time', html`${h.time} <span class="muted">(${ago(h.time)})</span>`],
+    ['Chain id', h.chain_id],
+    ['Transactions', String(b.decoded_txs.length)],
+    ['Proposer', html`<span class="mono">${h.proposer_address}</span>`],
+    ['Previous block', html`${blockLink(height > 1 ? height - 1 : null, rpc)} <span class="mono muted">${h.last_block_id?.hash ?? ''}</span>`],
+    ['App hash', html`<span class="mono">${h.app_hash}</span>`],
+    ['Data hash', html`<span class="mono">${h.data_hash}</span>`],
+    ['Validators hash', html`<span class="mono">${h.validators_hash}</span>`],
+    ['Results hash', html`<span class="mono">${h.last_results_hash}</span>`],
+  ])}</div>
+<h2>Transactions</h2>
+<div class="card">${table(['#', 'Hash', 'Contract', 'Function', 'Sender', 'Status'], rows, 'This block has no transactions.')}</div>`;
+  return { title: `Block ${h.height}`, section: 'blocks', body };
+}

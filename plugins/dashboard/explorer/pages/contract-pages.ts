@@ -1,0 +1,73 @@
+import type { JsonValue } from '../../../../core/chain/abci-value.js';
+import { contract, contracts, type CONTRACT_SORTS, type SORT_ORDERS } from '../../reads/contract-reads.js';
+import type { ReadContext } from '../../reads/node-targets.js';
+import { addressLink, blockLink, contractLink, href, kv, list, obj, pager, table, text, txLink } from '../format.js';
+import { html } from '../html.js';
+import type { PageView } from '../layout.js';
+
+const PAGE = 50;
+
+/** `/explorer/contracts`: every deployed contract (node state), sortable by creation or name. */
+export async function contractsPage(
+  r: ReadContext,
+  q: { offset: number; sort: (typeof CONTRACT_SORTS)[number]; order: (typeof SORT_ORDERS)[number] },
+): Promise<PageView> {
+  const result = obj(await contracts(r, { limit: PAGE, ...q }));
+  const rpc = r.peer;
+  const items = list(result.items);
+  const total = typeof result.total === 'number' ? result.total : null;
+  const rows = items.map((c) => {
+    const item = obj(c);
+    return html`<tr><td>${contractLink(item.name, rpc)}</td><td>${text(item.submitted_at)}</td><td>${addressLink(item.developer, rpc)}</td>
+<td>${item.has_source === false ? html`<span class="muted">artifact only</span>` : 'source'}</td></tr>`;
+  });
+  const sortLink = (sort: string, order: string, label: string) =>
+    html`<a href="${href('/explorer/contracts', rpc, { sort, order })}">${label}</a>`;
+  const prev = q.offset > 0 ? href('/explorer/contracts', rpc, { sort: q.sort, order: q.order, offset: Math.max(0, q.offset - PAGE) }) : null;
+  const more = total !== null ? q.offset + items.length < total : items.length >= PAGE;
+  const next = more ? href('/explorer/contracts', rpc, { sort: q.sort, order: q.order, offset: q.offset + PAGE }) : null;
+  const body = html`<h1>Contracts${total !== null ? html` <span class="muted">(${total})</span>` : ''}</h1>
+<p>Sort: ${sortLink('submitted_at', 'desc', 'newest')} · ${sortLink('submitted_at', 'asc', 'oldest')} · ${sortLink('name', 'asc', 'name A–Z')} · ${sortLink('name', 'desc', 'name Z–A')}</p>
+<div class="card">${table(['Name', 'Created', 'Developer', 'Code'], rows, 'No contracts.')}${pager(prev, next)}</div>`;
+  return { title: 'Contracts', section: 'contracts', body };
+}
+
+/** `/explorer/contract/<name>`: who made it, when, its functions, variables and source. */
+export async function contractPage(r: ReadContext, name: string): Promise<PageView> {
+  const c = await contract(r, name);
+  const rpc = r.peer;
+  const m = c.metadata;
+  const s = obj(c.summary);
+  const methods = c.methods.map((method) => {
+    const me = obj(method);
+    const args = list(me.arguments).map((a) => {
+      const arg = obj(a);
+      return `${text(arg.name)}${arg.type ? `: ${text(arg.type)}` : ''}`;
+    });
+    return html`<li class="mono">${text(me.name)}(${args.join(', ')})</li>`;
+  });
+  const vars = obj(c.variables);
+  const names = (value: JsonValue | undefined) => list(value).map((v) => (typeof v === 'string' ? v : text(obj(v).name)));
+  const body = html`<h1>Contract ${c.name}</h1>
+<div class="card">${kv([
+    ['Owner', addressLink(m.owner, rpc)],
+    ['Developer', addressLink(m.developer, rpc)],
+    ['Deployer', addressLink(m.deployer, rpc)],
+    ['Initiator', addressLink(m.initiator, rpc)],
+    ['Created', text(m.submitted_at ?? s.submitted_at)],
+    ['Created in block', blockLink(s.submitted_at_block, rpc)],
+    ['Last transaction', txLink(typeof s.last_tx_hash === 'string' ? s.last_tx_hash : null, rpc)],
+    ['Indexed transactions', text(s.tx_count)],
+    ['Generated rewards', text(s.total_rewards)],
+  ])}${c.summary === null ? html`<p class="muted">Indexed history (creation block, transaction count, rewards) needs BDS.</p>` : ''}</div>
+<h2>Functions</h2>
+<div class="card">${methods.length ? html`<ul>${methods}</ul>` : html`<p class="muted">No exported functions.</p>`}</div>
+<h2>State</h2>
+<div class="card">${kv([
+    ['Variables', names(vars.variables).join(', ') || '—'],
+    ['Hashes', names(vars.hashes).join(', ') || '—'],
+  ])}</div>
+<h2>Source</h2>
+<div class="card">${c.source !== null ? html`<pre>${c.source}</pre>` : html`<p class="muted">No source stored (artifact only).</p>`}</div>`;
+  return { title: `Contract ${c.name}`, section: 'contracts', body };
+}

@@ -1,0 +1,83 @@
+import type Koa from 'koa';
+import ratelimit from 'koa-ratelimit';
+import { ApiError } from '../../../core/errors.js';
+import type { DashboardOptions } from '../dashboard.config.js';
+import { BoundedClientMap } from './bounded-client-map.js';
+
+/**
+ * Spec 5.7: `simulate_tx` must not be an unrestricted public endpoint. On top of the expensive
+ * class and the node's own simulation caps, dry runs through the dashboard get:
+ * - a per-client fixed window (koa-ratelimit's memory driver; its `db` is a BoundedClientMap,
+ *   because the driver alone never forgets a client),
+ * - a concurrency cap over all clients (503 + Retry-After when full),
+ * - a wall-clock deadline per dry run (504).
+ */
+export class SimulateGuard {
+  private running = 0;
+  private readonly window: Koa.Middleware;
+
+  constructor(private readonly options: DashboardOptions['simulate'], maxTrackedClients: number) {
+    this.window = ratelimit({
+      driver: 'memory',
+      db: new BoundedClientMap<unknown>(maxTrackedClients, options.windowMs),
+      duration: options.windowMs,
+      max: options.maxPerWindow,
+      id: (ctx) => String(ctx.state.clientKey ?? 'unknown'),
+      namespace: 'simulate',
+      headers: { remaining: 'X-Simulate-Limit-Remaining', reset: 'X-Simulate-Limit-Reset', total: 'X-Simulate-Limit-Total' },
+    });
+  }
+
+  get inFlight(): number {
+    return this.running;
+  }
+
+  /** Checks the per-client window; throws the 429 in the dashboard's error shape. */
+  async checkWindow(ctx: Koa.Context): Promise<void> {
+    let passed = false;
+    await this.window(ctx, async () => {
+      passed = true;
+    });
+    if (passed) return;
+    const state = ctx.state.rateLimit as { after?: number } | undefined;
+    const retryAfter = Math.max(1, Math.ceil(state?.after ?? 1));
+    throw new ApiError(
+      429,
+      'rate_limited',
+      `dry-run limit exceeded: at most ${this.options.maxPerWindow} simulate_tx calls per ${this.options.windowMs / 1000} s per client; retry in ${retryAfter} s`,
+      { limit_class: 'simulate', retry_after: retryAfter, max_per_window: this.options.maxPerWindow, window_ms: this.options.windowMs },
+      { 'Retry-After': String(retryAfter) },
+    );
+  }
+
+  /**
+   * Runs one dry run under the concurrency cap and the deadline. The signal aborts the node
+   * call at the deadline; the slot is held until the call really settles, so a node that
+   * ignores the abort still counts against the cap.
+   */
+  async run<T>(dryRun: (signal: AbortSignal) => Promise<T>): Promise<T> {
+    if (this.running >= this.options.maxConcurrent) {
+      throw ApiError.busy(`dry-run capacity exceeded: ${this.options.maxConcurrent} simulate_tx calls are already running; retry in a second`, 1);
+    }
+    this.running++;
+    const controller = new AbortController();
+    let timer: NodeJS.Timeout | undefined;
+    const timeout = new Promise<never>((_, reject) => {
+      timer = setTimeout(() => {
+        controller.abort(new DOMException('dry run deadline passed', 'TimeoutError'));
+        reject(new ApiError(504, 'timeout', `the dry run did not finish within ${this.options.timeoutMs} ms; simplify the call or retry later`, { timeout_ms: this.options.timeoutMs }));
+      }, this.options.timeoutMs);
+    });
+    const work = Promise.resolve()
+      .then(() => dryRun(controller.signal))
+      .finally(() => {
+        this.running--;
+      });
+    work.catch(() => undefined); // settled after the deadline: nobody is waiting any more
+    try {
+      return await Promise.race([work, timeout]);
+    } finally {
+      clearTimeout(timer);
+    }
+  }
+}
