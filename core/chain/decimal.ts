@@ -1,4 +1,4 @@
-import Decimal from 'decimal.js';
+import { Decimal } from 'decimal.js';
 
 /**
  * The chain's decimal (ContractingDecimal / VM Decimal): a BigInt scaled by 10^30,
