@@ -31,7 +31,13 @@ export async function resolvePlugins(plugins: Record<string, unknown>, baseDir: 
 
 async function resolveOne(key: string, baseDir: string): Promise<AnyPlugin> {
   const builtin = BUILTIN_PLUGINS[key];
-  if (builtin) return builtin();
+  if (builtin) {
+    try {
+      return await builtin();
+    } catch (err) {
+      throw new BootError('invalid_plugin', `built-in plugin "${key}" could not be loaded: ${err instanceof Error ? err.message.split('\n')[0] : String(err)}`);
+    }
+  }
   const isPath = key.startsWith('.') || path.isAbsolute(key);
   if (!isPath && !/^(@[a-z0-9._-]+\/)?[a-z0-9._-]+$/i.test(key)) {
     throw new BootError('unknown_plugin', unknownMessage(key));

@@ -3,7 +3,7 @@ import { ApiError, toApiError } from '../errors.js';
 import type { CapabilityPolicy } from '../capability.js';
 import type { Logger } from '../logger.js';
 import type { ContributionList } from '../contribution-list.js';
-import type { ToolDefinition, ToolTransport } from './tool.js';
+import type { ToolCallContext, ToolDefinition, ToolTransport } from './tool.js';
 
 export interface ToolInvokerOptions {
   defaultTimeoutMs: number;
@@ -22,6 +22,14 @@ export class ToolInvoker {
     private readonly log: Logger,
     private readonly options: ToolInvokerOptions,
   ) {}
+
+  private readonly toolLogs = new Map<string, Logger>();
+
+  private toolLog(name: string): Logger {
+    let log = this.toolLogs.get(name);
+    if (!log) this.toolLogs.set(name, (log = this.log.child(name)));
+    return log;
+  }
 
   /** Tools visible under the policy, in registration order. */
   visible(): ToolDefinition[] {
@@ -54,23 +62,21 @@ export class ToolInvoker {
     if (!this.policy.allows(tool.capability)) {
       throw new ApiError(403, 'unsafe_disabled', `tool "${name}" is unsafe and unsafe tools are disabled; set CHAIN_MCP_ENABLE_UNSAFE_WALLET_TOOLS=1 to enable them`, { tool: name });
     }
-    const args = parseArguments(tool, rawArgs ?? {});
+    // Only a missing body/arguments means "no arguments"; an explicit JSON null is not an object.
+    const args = parseArguments(tool, rawArgs === undefined ? {} : rawArgs);
     const timeoutMs = tool.timeoutMs ?? this.options.defaultTimeoutMs;
-    const controller = new AbortController();
-    const onOuterAbort = () => controller.abort(outerSignal?.reason);
-    outerSignal?.addEventListener('abort', onOuterAbort, { once: true });
+    const cancel = new CallSignal(outerSignal);
+    const log = this.toolLog(name);
+    const ctx: ToolCallContext = { transport, log, get signal() { return cancel.signal; } };
     let timer: NodeJS.Timeout | undefined;
     const timeout = new Promise<never>((_, reject) => {
       timer = setTimeout(() => {
-        controller.abort(new Error('timeout'));
+        cancel.abort(new Error('timeout'));
         reject(ApiError.timeout(`tool "${name}" did not finish within ${timeoutMs} ms`));
       }, timeoutMs);
     });
     try {
-      const output = await Promise.race([
-        tool.run(args as Record<string, unknown>, { signal: controller.signal, transport, log: this.log.child(name) }),
-        timeout,
-      ]);
+      const output = await Promise.race([tool.run(args as Record<string, unknown>, ctx), timeout]);
       const checked = tool.output.safeParse(output);
       if (!checked.success) {
         this.log.error(`tool ${name} returned output that does not match its schema`, { issues: checked.error.issues.slice(0, 5) });
@@ -79,16 +85,63 @@ export class ToolInvoker {
       return checked.data as Record<string, unknown>;
     } finally {
       clearTimeout(timer);
-      outerSignal?.removeEventListener('abort', onOuterAbort);
+      cancel.dispose();
     }
   }
 }
 
+/**
+ * The AbortSignal a tool sees (aborted on timeout or when the caller's signal aborts), created
+ * only when the tool reads `ctx.signal`: making an AbortSignal and listening to the caller's
+ * costs several microseconds per call in Node 20, and most tools never look at it.
+ */
+class CallSignal {
+  private controller: AbortController | undefined;
+  private abortedWith: { reason: unknown } | undefined;
+  private disposed = false;
+  private readonly onOuterAbort = () => this.abort(this.outer?.reason);
+
+  constructor(private readonly outer: AbortSignal | undefined) {}
+
+  get signal(): AbortSignal {
+    if (!this.controller) {
+      this.controller = new AbortController();
+      if (this.abortedWith) this.controller.abort(this.abortedWith.reason);
+      else if (this.outer?.aborted) this.abort(this.outer.reason);
+      else if (!this.disposed) this.outer?.addEventListener('abort', this.onOuterAbort, { once: true });
+    }
+    return this.controller.signal;
+  }
+
+  abort(reason: unknown): void {
+    if (this.abortedWith) return;
+    this.abortedWith = { reason };
+    this.controller?.abort(reason);
+  }
+
+  dispose(): void {
+    this.disposed = true;
+    if (this.controller) this.outer?.removeEventListener('abort', this.onOuterAbort);
+  }
+}
+
+/** `.strict()` builds a new schema; build it once per tool, not once per call. */
+const strictInputs = new WeakMap<ToolDefinition, z.ZodType>();
+
+function strictInputOf(tool: ToolDefinition): z.ZodType {
+  let schema = strictInputs.get(tool);
+  if (!schema) {
+    schema = tool.input.strict();
+    strictInputs.set(tool, schema);
+  }
+  return schema;
+}
+
 function parseArguments(tool: ToolDefinition, raw: unknown): unknown {
   if (typeof raw !== 'object' || raw === null || Array.isArray(raw)) {
-    throw ApiError.badRequest(`arguments of tool "${tool.name}" must be a JSON object`, { expected: 'object' });
+    throw ApiError.badRequest(`arguments of tool "${tool.name}" must be a JSON object`, { expected: 'object', field: '(arguments)' });
   }
-  const parsed = tool.input.strict().safeParse(raw);
+  const parsed = strictInputOf(tool).safeParse(raw);
   if (parsed.success) return parsed.data;
   const issues = parsed.error.issues.map((issue) => describeIssue(issue));
   const first = issues[0]!;

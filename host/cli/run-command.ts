@@ -1,0 +1,151 @@
+import { Command, InvalidArgumentError } from 'commander';
+import { loadConfig, type LoadConfigOptions, type LoadedConfig } from '../../core/config/load-config.js';
+import { ENV_BINDINGS } from '../../core/config/environment.js';
+import { BootError } from '../../core/errors.js';
+import { createLogger } from '../../core/logger.js';
+import { Host } from '../host.js';
+import { addToolSurfaces, serveStdio, serverVersion } from '../tools-server/index.js';
+import { availableDefaultToolPlugins } from './default-tool-plugins.js';
+
+/**
+ * What one command-line entry point serves. Everything else — flags, config loading, boot,
+ * banner, signals, one-line failures — is shared by runCommand.
+ */
+export interface CommandSpec {
+  name: string;
+  description: string;
+  /** MCP over stdio: always (chain-mcp) or when the config sets `tools.stdio` (chain-host). */
+  stdio: 'always' | 'config';
+  /** The HTTP tool server: always (chain-mcp-http), when `tools.http` is configured (chain-host), or never (chain-mcp). */
+  http: 'always' | 'config' | 'never';
+  /** `--host` and `--port` for the HTTP tool server. */
+  httpFlags?: boolean;
+  /** Load DEFAULT_TOOL_PLUGINS (those built in) when the config names no plugin. */
+  defaultToolPlugins?: boolean;
+  /** A command's own options (e.g. a plugin's `--public-query`)… */
+  options?(program: Command): void;
+  /** …and the config paths they set, e.g. `{ 'plugins.dashboard.port': opts.port }` (undefined values are ignored). */
+  flagsToConfig?(opts: Record<string, unknown>): Record<string, unknown>;
+}
+
+export interface ParsedOptions {
+  config?: string;
+  host?: string;
+  port?: number | string;
+  [option: string]: unknown;
+}
+
+/** Runs the command to completion: returns only once the host has stopped; exits non-zero on failure. */
+export async function runCommand(spec: CommandSpec, argv: readonly string[] = process.argv): Promise<void> {
+  const program = buildProgram(spec);
+  program.parse([...argv]);
+  const opts = program.opts<ParsedOptions>();
+  const log = createLogger({ scope: spec.name });
+  const say = (line: string) => process.stderr.write(`${spec.name}: ${line}\n`);
+
+  let host: Host | undefined;
+  let stopping: Promise<void> | undefined;
+  const stop = (code: number) => {
+    stopping ??= (async () => {
+      try {
+        await host?.stop();
+      } catch (err) {
+        say(`error while stopping: ${err instanceof Error ? err.message : String(err)}`);
+        code = code || 1;
+      }
+      process.exit(code);
+    })();
+    return stopping;
+  };
+  const onSignal = (signal: NodeJS.Signals) => {
+    if (stopping) {
+      say(`${signal} again; exiting without waiting`);
+      process.exit(130);
+    }
+    say(`${signal} received; stopping`);
+    void stop(0);
+  };
+  process.on('SIGINT', onSignal);
+  process.on('SIGTERM', onSignal);
+
+  try {
+    const config = await loadCommandConfig(spec, opts);
+    host = await Host.create(config, {
+      log,
+      surfaces: spec.http === 'never' ? [] : [(h) => addToolSurfaces(h)],
+    });
+    await host.start();
+    for (const line of host.describe()) say(line);
+    if (config.settings.tools.stdio) {
+      const session = await serveStdio(host);
+      say('serving MCP on stdio');
+      void session.closed.then(() => {
+        if (!stopping) say('stdin closed; stopping');
+        return stop(0);
+      });
+    }
+  } catch (err) {
+    say(describeFailure(err));
+    await host?.stop().catch(() => undefined);
+    process.exit(1);
+  }
+}
+
+/** The config a command runs with: file, environment, its flags, and the default tool plugins when it names none. */
+export async function loadCommandConfig(spec: CommandSpec, opts: ParsedOptions, env: NodeJS.ProcessEnv = process.env): Promise<LoadedConfig> {
+  const base: LoadConfigOptions = {
+    configPath: opts.config,
+    flags: {
+      ...(spec.httpFlags ? { 'tools.http.host': opts.host, 'tools.http.port': opts.port } : {}),
+      ...spec.flagsToConfig?.(opts),
+    },
+    enable: { toolsStdio: spec.stdio === 'always', toolsHttp: spec.http === 'always' },
+    env,
+  };
+  const loaded = await loadConfig(base);
+  if (!spec.defaultToolPlugins || Object.keys(loaded.file.plugins).length > 0) return loaded;
+  const defaults = availableDefaultToolPlugins();
+  if (defaults.length === 0) {
+    process.stderr.write(`${spec.name}: no plugins configured and none of the default tool plugins is built in yet; serving no tools\n`);
+    return loaded;
+  }
+  return loadConfig({ ...base, plugins: Object.fromEntries(defaults.map((name) => [name, {}])) });
+}
+
+/** Expected failures (config, boot) are one line; anything else is a bug and keeps its stack. */
+function describeFailure(err: unknown): string {
+  if (err instanceof BootError) return `error: ${err.message}`;
+  if (err instanceof Error) return `unexpected error: ${err.stack ?? err.message}`;
+  return `unexpected error: ${String(err)}`;
+}
+
+function buildProgram(spec: CommandSpec): Command {
+  const program = new Command(spec.name)
+    .description(spec.description)
+    .version(serverVersion(), '-v, --version')
+    .option('-c, --config <file>', 'config file (default: .chainrc, .chainrc.json, chain.config.js or package.json "chain", searched in the working directory)')
+    .allowExcessArguments(false)
+    .configureOutput({ writeOut: (s) => process.stderr.write(s), writeErr: (s) => process.stderr.write(s) });
+  if (spec.httpFlags) {
+    program
+      .option('--host <address>', 'HTTP bind address (overrides HTTP_HOST; default 127.0.0.1)')
+      .option('--port <number>', 'HTTP port (overrides HTTP_PORT; default 8100, 0 picks a free port)', parsePort);
+  }
+  spec.options?.(program);
+  const variables = ENV_BINDINGS.filter((b) => spec.http !== 'never' || !b.variable.startsWith('HTTP_') && !b.variable.startsWith('CHAIN_MCP_HTTP_'))
+    .map((b) => `  ${b.variable}`).join('\n');
+  program.addHelpText('after', `
+Environment variables (override the config file; flags override both):
+${variables}
+
+Unsafe tools (wallets, signing, submitting) are enabled only by CHAIN_MCP_ENABLE_UNSAFE_WALLET_TOOLS=1.
+Logs and the start banner go to stderr.`);
+  return program;
+}
+
+/** Digits become a number; anything else is left for the config validation to report with its value. */
+function parsePort(value: string): number | string {
+  if (/^\d+$/.test(value)) return Number(value);
+  if (value.trim() === '') throw new InvalidArgumentError('must be a port number');
+  return value;
+}

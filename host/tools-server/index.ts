@@ -1,0 +1,63 @@
+import Router from '@koa/router';
+import { isLoopbackHost } from '../../core/net/bind-address.js';
+import type { Host } from '../host.js';
+import { CallLimit } from './call-limit.js';
+import { toolsHttpGuards } from './http-guards.js';
+import { McpHttpEndpoint } from './mcp-http.js';
+import { DEFAULT_MCP_SESSION_POLICY, type McpSessionPolicy } from './mcp-session-store.js';
+import { addToolsHttpRoutes } from './tools-http-routes.js';
+
+export { serveStdio, type StdioSession } from './mcp-stdio.js';
+export { createMcpServer } from './mcp-server.js';
+export { SERVER_NAME, serverVersion } from './server-info.js';
+
+/** The server name the tool surfaces are declared under (plugins add routes to it by this name). */
+export const TOOLS_SERVER = 'tools';
+
+export interface ToolSurfaceOptions {
+  /** Tool calls in flight on the HTTP server (POST /tools/{name} and POST /mcp) before 429. */
+  maxInFlightCalls?: number;
+  mcpSessions?: Partial<McpSessionPolicy>;
+}
+
+export const DEFAULT_MAX_IN_FLIGHT_CALLS = 256;
+
+/**
+ * A Host `surfaces` entry: when `tools.http` is configured (HTTP_HOST/HTTP_PORT, or
+ * chain-mcp-http), declares the `tools` server with its guards and routes — `/health`,
+ * `/tools`, `/tools/{name}` and MCP Streamable HTTP at `/mcp`. The host checks the bind rules
+ * (token when unsafe or non-loopback, no `*` CORS) before it listens.
+ */
+export function addToolSurfaces(host: Host, options: ToolSurfaceOptions = {}): void {
+  const http = host.config.settings.tools.http;
+  if (!http) return;
+  const unsafe = host.config.settings.unsafeEnabled;
+  const limit = new CallLimit(options.maxInFlightCalls ?? DEFAULT_MAX_IN_FLIGHT_CALLS);
+  const mcp = new McpHttpEndpoint(host, { ...DEFAULT_MCP_SESSION_POLICY, ...options.mcpSessions }, http.bodyLimitBytes, limit);
+  // One router for the host's own paths: every router on a server is one more match per request.
+  const router = new Router();
+  addToolsHttpRoutes(router, host, { bodyLimitBytes: http.bodyLimitBytes, limit });
+  mcp.addRoutes(router);
+  host.declareServer({
+    name: TOOLS_SERVER,
+    kind: 'tools',
+    host: http.host,
+    port: http.port,
+    bodyLimitBytes: http.bodyLimitBytes,
+    middleware: [
+      toolsHttpGuards({
+        bindHost: http.host,
+        publishHost: http.publishHost,
+        token: http.token,
+        corsOrigins: http.corsOrigins,
+        tokenRequired: unsafe || !isLoopbackHost(http.host),
+      }),
+    ],
+  }, [{ server: TOOLS_SERVER, id: 'host:tools', capability: 'read', router }]);
+  host.onStop(() => mcp.close());
+}
+
+/** `addToolSurfaces` with options, in the shape Host.create's `surfaces` expects. */
+export function toolSurfaces(options: ToolSurfaceOptions = {}): (host: Host) => void {
+  return (host) => addToolSurfaces(host, options);
+}

@@ -1,0 +1,105 @@
+import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
+import {
+  CallToolRequestSchema,
+  ErrorCode,
+  ListToolsRequestSchema,
+  type CallToolResult,
+  type Tool,
+} from '@modelcontextprotocol/sdk/types.js';
+import { toApiError, type ApiError } from '../../core/errors.js';
+import { annotationsOf, type ToolDefinition, type ToolTransport } from '../../core/tools/tool.js';
+import type { ToolInvoker } from '../../core/tools/tool-invoker.js';
+import type { Host } from '../host.js';
+import { SERVER_NAME, serverVersion } from './server-info.js';
+import { toolSchemas } from './tool-listing.js';
+
+const INSTRUCTIONS =
+  'chainhost exposes chain tools. Read tools are always available; wallet, signing and submitting tools exist only when the ' +
+  'operator sets CHAIN_MCP_ENABLE_UNSAFE_WALLET_TOOLS=1. Show the user every value-moving call before making it.';
+
+/**
+ * One McpServer over the host's tools, for one MCP connection (a stdio process or one
+ * Streamable HTTP session: an SDK server connects to a single transport).
+ *
+ * Every VISIBLE tool is registered with registerTool (title, description, schemas,
+ * annotations), then both tools/list and tools/call are replaced so that:
+ * - calls run through the host's ToolInvoker — the same policy, strict validation, timeout
+ *   and output check as HTTP — and its messages (which argument, why) reach the model;
+ * - the listed JSON Schemas are the very documents GET /tools serves.
+ *
+ * Results: success → `structuredContent` plus the same JSON as one text item (MCP 2025-11-25
+ * "should also return the serialised JSON"). Tool execution failures → `isError: true` with
+ * the ApiError message as text, then its `{"error":{…}}` body as a second text item; never
+ * structuredContent, which the client would validate against the output schema.
+ *
+ * A name no plugin contributed is a protocol error (JSON-RPC -32602 "Unknown tool"), as the
+ * MCP spec lists unknown tools among protocol errors. An unsafe tool while unsafe tools are
+ * disabled exists but is refused: that is an `isError` result naming
+ * CHAIN_MCP_ENABLE_UNSAFE_WALLET_TOOLS, so a model (and its user) learns how to enable it.
+ */
+export function createMcpServer(host: Host, transport: ToolTransport): McpServer {
+  const invoker = host.invoker;
+  const server = new McpServer(
+    { name: SERVER_NAME, title: 'chainhost', version: serverVersion() },
+    { capabilities: { tools: { listChanged: false } }, instructions: INSTRUCTIONS },
+  );
+  const visible = invoker.visible();
+  for (const tool of visible) {
+    server.registerTool(tool.name, {
+      title: tool.title,
+      description: tool.description,
+      inputSchema: tool.input.strict(),
+      outputSchema: tool.output,
+      annotations: annotationsOf(tool),
+    }, ((args: unknown, extra: { signal: AbortSignal }) => callTool(invoker, tool.name, args, transport, extra.signal)) as never);
+  }
+  // The tool set is frozen before any server starts: the list never changes.
+  server.server.registerCapabilities({ tools: { listChanged: false } });
+
+  const listing: Tool[] = visible.map(toMcpTool);
+  server.server.setRequestHandler(ListToolsRequestSchema, () => ({ tools: listing }));
+  server.server.setRequestHandler(CallToolRequestSchema, (request, extra) =>
+    callTool(invoker, request.params.name, request.params.arguments, transport, extra.signal));
+  return server;
+}
+
+function toMcpTool(tool: ToolDefinition): Tool {
+  const schemas = toolSchemas(tool);
+  return {
+    name: tool.name,
+    title: tool.title,
+    description: tool.description,
+    inputSchema: schemas.input as Tool['inputSchema'],
+    outputSchema: schemas.output as Tool['outputSchema'],
+    annotations: annotationsOf(tool),
+  };
+}
+
+async function callTool(invoker: ToolInvoker, name: string, args: unknown, transport: ToolTransport, signal: AbortSignal): Promise<CallToolResult> {
+  try {
+    const result = await invoker.call(name, args, transport, signal);
+    return { content: [{ type: 'text', text: JSON.stringify(result) }], structuredContent: result };
+  } catch (err) {
+    const apiError = toApiError(err);
+    if (apiError.code === 'unknown_tool') throw unknownTool(name);
+    return toolError(apiError);
+  }
+}
+
+/**
+ * JSON-RPC -32602. Not an McpError: its constructor prefixes "MCP error -32602:" to the message,
+ * and the client's McpError prefixes it again.
+ */
+function unknownTool(name: string): Error {
+  return Object.assign(new Error(`Unknown tool: ${name}`), { code: ErrorCode.InvalidParams, data: { tool: name } });
+}
+
+export function toolError(error: ApiError): CallToolResult {
+  return {
+    isError: true,
+    content: [
+      { type: 'text', text: error.message },
+      { type: 'text', text: JSON.stringify(error.toBody()) },
+    ],
+  };
+}

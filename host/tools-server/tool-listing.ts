@@ -1,0 +1,53 @@
+import { z } from 'zod';
+import { annotationsOf, type ToolAnnotations, type ToolDefinition } from '../../core/tools/tool.js';
+import type { Capability } from '../../core/capability.js';
+
+/** JSON Schema of a tool's arguments and result; the same documents serve GET /tools and MCP tools/list. */
+export interface ToolSchemas {
+  input: Record<string, unknown>;
+  output: Record<string, unknown>;
+}
+
+export interface ToolListing {
+  name: string;
+  title: string;
+  description: string;
+  capability: Capability;
+  annotations: ToolAnnotations;
+  input_schema: Record<string, unknown>;
+  output_schema: Record<string, unknown>;
+}
+
+const cache = new WeakMap<ToolDefinition, ToolSchemas>();
+
+/**
+ * Draft-07, like the MCP SDK's own conversion, because clients validate with Ajv's default
+ * dialect. The input schema is the strict one (`additionalProperties: false`) since the
+ * invoker rejects unknown arguments; types JSON Schema cannot express become `{}` instead of
+ * failing the whole listing.
+ */
+export function toolSchemas(tool: ToolDefinition): ToolSchemas {
+  let schemas = cache.get(tool);
+  if (!schemas) {
+    schemas = {
+      input: z.toJSONSchema(tool.input.strict(), { target: 'draft-7', io: 'input', unrepresentable: 'any' }) as Record<string, unknown>,
+      output: z.toJSONSchema(tool.output, { target: 'draft-7', io: 'output', unrepresentable: 'any' }) as Record<string, unknown>,
+    };
+    cache.set(tool, schemas);
+  }
+  return schemas;
+}
+
+/** One tool as `GET /tools` describes it. */
+export function toolListing(tool: ToolDefinition): ToolListing {
+  const schemas = toolSchemas(tool);
+  return {
+    name: tool.name,
+    title: tool.title,
+    description: tool.description,
+    capability: tool.capability,
+    annotations: annotationsOf(tool),
+    input_schema: schemas.input,
+    output_schema: schemas.output,
+  };
+}

@@ -1,0 +1,146 @@
+import assert from 'node:assert/strict';
+import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
+import path from 'node:path';
+import { availableDefaultToolPlugins, DEFAULT_TOOL_PLUGINS } from '../../host/cli/default-tool-plugins.js';
+import { loadCommandConfig } from '../../host/cli/run-command.js';
+import { FIXTURE_PLUGIN, fixtureConfig, REPO_ROOT, request, TEST_TOKEN, writeTempConfig } from '../support/test-host.js';
+
+const BIN = (name: string) => path.join(REPO_ROOT, 'host/bin', `${name}.ts`);
+
+function launch(name: string, args: string[], env: Record<string, string> = {}): ChildProcessWithoutNullStreams {
+  return spawn(process.execPath, ['--import', 'tsx', BIN(name), ...args], {
+    cwd: REPO_ROOT,
+    env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '', ...env },
+    stdio: ['pipe', 'pipe', 'pipe'],
+  });
+}
+
+async function run(name: string, args: string[], env: Record<string, string> = {}): Promise<{ code: number | null; stdout: string; stderr: string }> {
+  const child = launch(name, args, env);
+  let stdout = '';
+  let stderr = '';
+  child.stdout.on('data', (c: Buffer) => (stdout += c));
+  child.stderr.on('data', (c: Buffer) => (stderr += c));
+  child.stdin.end();
+  const code = await new Promise<number | null>((resolve) => child.once('exit', resolve));
+  return { code, stdout, stderr };
+}
+
+/** Resolves with stderr so far once a line matches. */
+function waitForStderr(child: ChildProcessWithoutNullStreams, pattern: RegExp, timeoutMs = 30_000): Promise<string> {
+  return new Promise((resolve, reject) => {
+    let text = '';
+    const timer = setTimeout(() => reject(new Error(`no ${pattern} on stderr within ${timeoutMs} ms:\n${text}`)), timeoutMs);
+    child.stderr.on('data', (c: Buffer) => {
+      text += c;
+      if (pattern.test(text)) {
+        clearTimeout(timer);
+        resolve(text);
+      }
+    });
+  });
+}
+
+describe('command-line entry points', function () {
+  this.timeout(60_000);
+
+  describe('expected failures exit non-zero with one line on stderr, no stack trace', () => {
+    const cases: Array<{ what: string; bin: string; args: (file: string) => string[]; config?: unknown; env?: Record<string, string>; line: RegExp }> = [
+      { what: 'a config value out of range', bin: 'chain-host', args: (f) => ['--config', f], config: { dexPlan: { ttlSeconds: 5 } }, line: /^chain-host: error: dexPlan\.ttlSeconds \(in \.chainrc\.json\)=5: must be 30\.\.900$/ },
+      { what: 'an environment value out of range', bin: 'chain-mcp', args: (f) => ['--config', f], config: {}, env: { CHAIN_MCP_DEX_PLAN_TTL_SECONDS: '5' }, line: /^chain-mcp: error: CHAIN_MCP_DEX_PLAN_TTL_SECONDS=5: must be 30\.\.900$/ },
+      { what: 'an unknown plugin', bin: 'chain-host', args: (f) => ['--config', f], config: { plugins: { 'not-a-real-plugin': {} } }, line: /^chain-host: error: unknown plugin "not-a-real-plugin"/ },
+      { what: 'a bad --port', bin: 'chain-mcp-http', args: (f) => ['--config', f, '--port', 'http'], config: {}, line: /^chain-mcp-http: error: --port=http: must be a port number$/ },
+      { what: 'a non-loopback bind without a token', bin: 'chain-mcp-http', args: (f) => ['--config', f, '--host', '0.0.0.0', '--port', '0'], config: fixtureConfig(null), line: /^chain-mcp-http: error: CHAIN_MCP_HTTP_TOKEN must be set to bind the HTTP tool server to 0\.0\.0\.0/ },
+      { what: 'a missing config file', bin: 'chain-host', args: () => ['--config', '/nonexistent/chainrc.json'], line: /^chain-host: error: cannot read config \/nonexistent\/chainrc\.json/ },
+    ];
+    for (const c of cases) {
+      it(`${c.bin}: ${c.what}`, async () => {
+        const tmp = await writeTempConfig(c.config ?? {});
+        try {
+          const { code, stdout, stderr } = await run(c.bin, c.args(tmp.file), c.env);
+          assert.equal(code, 1);
+          assert.equal(stdout, '');
+          const lines = stderr.trimEnd().split('\n');
+          assert.equal(lines.length, 1, stderr);
+          assert.match(lines[0]!, c.line);
+          assert.ok(!/\n\s+at /.test(stderr), 'no stack trace');
+        } finally {
+          await tmp.remove();
+        }
+      });
+    }
+  });
+
+  it('--help documents the flags and the environment variables', async () => {
+    const { code, stderr, stdout } = await run('chain-mcp-http', ['--help']);
+    assert.equal(code, 0);
+    const help = stdout + stderr;
+    for (const text of ['--config <file>', '--host <address>', '--port <number>', 'CHAIN_MCP_HTTP_TOKEN', 'CHAIN_MCP_ENABLE_UNSAFE_WALLET_TOOLS']) {
+      assert.ok(help.includes(text), `help mentions ${text}`);
+    }
+    assert.equal(stdout, '', 'help goes to stderr so stdout stays free');
+  });
+
+  it('--version prints the package version', async () => {
+    const { code, stderr } = await run('chain-mcp', ['--version']);
+    assert.equal(code, 0);
+    assert.equal(stderr.trim(), '0.1.0');
+  });
+
+  it('chain-mcp-http serves /health, prints its banner to stderr and stops on SIGTERM', async () => {
+    const tmp = await writeTempConfig(fixtureConfig(null));
+    const child = launch('chain-mcp-http', ['--config', tmp.file, '--port', '0'], { CHAIN_MCP_HTTP_TOKEN: TEST_TOKEN });
+    try {
+      const banner = await waitForStderr(child, /tools: (http:\/\/\S+)/);
+      assert.match(banner, /chain-mcp-http: plugins: fixture/);
+      assert.match(banner, /chain-mcp-http: policy: read only/);
+      assert.ok(!banner.includes(TEST_TOKEN), 'the banner never shows the token');
+      const url = /tools: (http:\/\/\S+)/.exec(banner)![1]!;
+      const health = await request(`${url}/health`, { headers: { authorization: `Bearer ${TEST_TOKEN}` } });
+      assert.equal(health.status, 200);
+      assert.equal(health.json.version, '0.1.0');
+      child.kill('SIGTERM');
+      const code = await new Promise<number | null>((resolve) => child.once('exit', resolve));
+      assert.equal(code, 0);
+    } finally {
+      child.kill('SIGKILL');
+      await tmp.remove();
+    }
+  });
+
+  describe('default tool plugins (chain-mcp, chain-mcp-http)', () => {
+    const spec = { name: 'chain-mcp', description: '', stdio: 'always', http: 'never', defaultToolPlugins: true } as const;
+
+    it('a config naming no plugin gets the default tool plugins that are built in', async () => {
+      const tmp = await writeTempConfig({});
+      try {
+        const config = await loadCommandConfig(spec, { config: tmp.file }, {});
+        assert.deepEqual(Object.keys(config.file.plugins), availableDefaultToolPlugins());
+        assert.ok(availableDefaultToolPlugins().every((name) => (DEFAULT_TOOL_PLUGINS as readonly string[]).includes(name)));
+        assert.equal(config.settings.tools.stdio, true);
+      } finally {
+        await tmp.remove();
+      }
+    });
+
+    it('a config naming plugins gets exactly those', async () => {
+      const tmp = await writeTempConfig(fixtureConfig(null));
+      try {
+        const config = await loadCommandConfig(spec, { config: tmp.file }, {});
+        assert.deepEqual(Object.keys(config.file.plugins), [FIXTURE_PLUGIN]);
+      } finally {
+        await tmp.remove();
+      }
+    });
+
+    it('chain-host never adds default plugins', async () => {
+      const tmp = await writeTempConfig({});
+      try {
+        const config = await loadCommandConfig({ ...spec, name: 'chain-host', stdio: 'config', http: 'config', defaultToolPlugins: false }, { config: tmp.file }, {});
+        assert.deepEqual(config.file.plugins, {});
+      } finally {
+        await tmp.remove();
+      }
+    });
+  });
+});
