@@ -25,9 +25,8 @@ await runCommand({
       .option('--port <number>', 'port (overrides CHAIN_DASHBOARD_PORT; default 8080, 0 picks a free port)', port)
       .option('--public-query', 'allow a non-loopback bind; also needs CHAIN_PUBLIC_QUERY_ENABLED=1; never publishes the node RPC');
   },
-  // `enabled` is always set, so the command loads the dashboard even when the config names no plugin.
+  plugins: ['dashboard'],
   flagsToConfig: (opts) => ({
-    'plugins.dashboard.enabled': true,
     'plugins.dashboard.host': opts.host ?? fromEnv('CHAIN_DASHBOARD_HOST'),
     'plugins.dashboard.port': opts.port ?? port(fromEnv('CHAIN_DASHBOARD_PORT')),
     'plugins.dashboard.publicQuery': opts.publicQuery === true ? true : undefined,

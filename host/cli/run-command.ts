@@ -20,6 +20,8 @@ export interface CommandSpec {
   http: 'always' | 'config' | 'never';
   /** `--host` and `--port` for the HTTP tool server. */
   httpFlags?: boolean;
+  /** Plugins the command always loads (added when the config does not name them). */
+  plugins?: readonly string[] | ((opts: Record<string, unknown>) => readonly string[]);
   /** Load DEFAULT_TOOL_PLUGINS (those built in) when the config names no plugin. */
   defaultToolPlugins?: boolean;
   /** A command's own options (e.g. a plugin's `--public-query`)… */
@@ -109,7 +111,7 @@ export async function loadCommandConfig(spec: CommandSpec, opts: ParsedOptions, 
     process.stderr.write(`${spec.name}: no plugins configured and none of the default tool plugins is built in yet; serving no tools\n`);
     return loaded;
   }
-  return loadConfig({ ...base, plugins: Object.fromEntries(defaults.map((name) => [name, {}])) });
+  return loadConfig({ ...base, plugins: { ...base.plugins, ...Object.fromEntries(defaults.map((name) => [name, {}])) } });
 }
 
 /** Expected failures (config, boot) are one line; anything else is a bug and keeps its stack. */
