@@ -1,0 +1,149 @@
+import { mkdirSync, rmSync } from 'node:fs';
+import { join } from 'node:path';
+import { BlockLog, type BlockLogEntry } from './block-log.js';
+import { readSnapshot, writeSnapshot } from './state-snapshot.js';
+import { StateStore } from './state-store.js';
+import type { StoredBlock } from './stored-block.js';
+
+/**
+ * Everything the node has committed, on disk under `<home>/data`:
+ *
+ * - `blocks.log` — append-only, one checksummed JSON line per block (header, txs, results and
+ *   the block's state writes). Appending it (fsync'd) is the commit point.
+ * - `state.snapshot` — full state at some height, replaced atomically every
+ *   `snapshotInterval` blocks and on close; start-up loads it and replays the later blocks'
+ *   writes from the log (without one, from genesis).
+ *
+ * A kill -9 therefore loses at most the block being appended: a torn last line is cut off on
+ * the next open. In memory: the state, a height → log position index, the tx-hash index and a
+ * small cache of recent blocks.
+ */
+export interface ChainStoreOptions {
+  fsync: boolean;
+  snapshotInterval: number;
+}
+
+export interface TxLocation {
+  height: number;
+  index: number;
+}
+
+const CACHE_SIZE = 64;
+
+export class ChainStore {
+  readonly state: StateStore;
+  private readonly entries: BlockLogEntry[] = [];
+  private readonly byHash = new Map<string, number>();
+  private readonly txIndex = new Map<string, TxLocation>();
+  private readonly cache = new Map<number, StoredBlock>();
+  private snapshotHeight: number;
+  private closed = false;
+
+  private constructor(
+    private readonly dir: string,
+    private readonly log: BlockLog,
+    state: StateStore,
+    snapshotHeight: number,
+    private readonly options: ChainStoreOptions,
+  ) {
+    this.state = state;
+    this.snapshotHeight = snapshotHeight;
+  }
+
+  static open(dataDir: string, genesis: Array<[string, string]>, options: ChainStoreOptions): ChainStore {
+    mkdirSync(dataDir, { recursive: true });
+    const snapshotFile = join(dataDir, 'state.snapshot');
+    const snapshot = readSnapshot(snapshotFile);
+    let state = snapshot
+      ? new StateStore(snapshot.entries, snapshot.height, BigInt('0x' + (snapshot.root || '0')))
+      : new StateStore(genesis, 0);
+    const indexed: Array<{ block: Pick<StoredBlock, 'height' | 'block_id' | 'tx_hashes'>; entry: BlockLogEntry }> = [];
+    const log = BlockLog.open(join(dataDir, 'blocks.log'), { fsync: options.fsync }, (record, entry) => {
+      const block = record as StoredBlock;
+      if (block.height !== indexed.length + 1) {
+        throw new Error(`block log ${join(dataDir, 'blocks.log')}: expected height ${indexed.length + 1}, found ${block.height}`);
+      }
+      if (block.height > state.height) state.apply(new Map(block.writes), block.height);
+      indexed.push({ block: { height: block.height, block_id: block.block_id, tx_hashes: block.tx_hashes }, entry });
+    });
+    let snapshotHeight = snapshot?.height ?? 0;
+    if (state.height > indexed.length) {
+      // The snapshot is ahead of the log (only possible with fsync off): rebuild from genesis.
+      state = new StateStore(genesis, 0);
+      for (const { block, entry } of indexed) state.apply(new Map((log.read(entry) as StoredBlock).writes), block.height);
+      snapshotHeight = 0;
+    }
+    const store = new ChainStore(dataDir, log, state, snapshotHeight, options);
+    for (const { block, entry } of indexed) store.index(block, entry);
+    return store;
+  }
+
+  /** Deletes `<home>/data` (blocks, snapshot). */
+  static wipe(dataDir: string): void {
+    rmSync(dataDir, { recursive: true, force: true });
+  }
+
+  get height(): number {
+    return this.entries.length;
+  }
+
+  /** Commits one block: log append (the durable commit point), then state and indexes. */
+  commit(block: StoredBlock, writes: ReadonlyMap<string, string | null>): void {
+    if (block.height !== this.height + 1) throw new Error(`cannot commit height ${block.height} on top of ${this.height}`);
+    const entry = this.log.append(block);
+    this.state.apply(writes, block.height);
+    this.index(block, entry);
+    this.remember(block);
+    if (block.height - this.snapshotHeight >= this.options.snapshotInterval) this.snapshot();
+  }
+
+  block(height: number): StoredBlock | undefined {
+    if (!Number.isInteger(height) || height < 1 || height > this.height) return undefined;
+    const cached = this.cache.get(height);
+    if (cached) return cached;
+    const block = this.log.read(this.entries[height - 1]!) as StoredBlock;
+    this.remember(block);
+    return block;
+  }
+
+  latest(): StoredBlock | undefined {
+    return this.block(this.height);
+  }
+
+  heightOfHash(hashUpper: string): number | undefined {
+    return this.byHash.get(hashUpper.toUpperCase());
+  }
+
+  txLocation(hashUpper: string): TxLocation | undefined {
+    return this.txIndex.get(hashUpper.toUpperCase());
+  }
+
+  /** Writes the state snapshot now (also done every `snapshotInterval` blocks and on close). */
+  snapshot(): void {
+    const root = this.state.root.accumulator.toString(16);
+    writeSnapshot(join(this.dir, 'state.snapshot'), { height: this.state.height, root, entries: [...this.state.entries()] }, this.options.fsync);
+    this.snapshotHeight = this.state.height;
+  }
+
+  close(): void {
+    if (this.closed) return;
+    this.closed = true;
+    if (this.snapshotHeight !== this.state.height) this.snapshot();
+    this.log.close();
+  }
+
+  private index(block: Pick<StoredBlock, 'height' | 'block_id' | 'tx_hashes'>, entry: BlockLogEntry): void {
+    this.entries.push(entry);
+    this.byHash.set(block.block_id.hash, block.height);
+    block.tx_hashes.forEach((hash, index) => {
+      // A hash seen twice (a tx rejected in one block and included later) points at its last block.
+      this.txIndex.set(hash, { height: block.height, index });
+    });
+  }
+
+  private remember(block: StoredBlock): void {
+    this.cache.delete(block.height);
+    this.cache.set(block.height, block);
+    if (this.cache.size > CACHE_SIZE) this.cache.delete(this.cache.keys().next().value as number);
+  }
+}

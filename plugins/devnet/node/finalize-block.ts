@@ -1,0 +1,115 @@
+import { decodeAndValidateTx, executionHash, TransactionValidationError, type SignedTransaction } from '../../../core/chain/transaction.js';
+import type { ExecTxResult } from '../../../core/chain/rpc/cometbft-types.js';
+import { ChainDatetime } from '../../../core/chain/values.js';
+import type { BlockEnv, ExecuteOptions, ExecutionOutcome, SignedTx, StateReader } from '../engine/types.js';
+import { committedNonce } from './check-tx.js';
+import { executionOutput, execTxResult, rejectedTxResult } from './execution-output.js';
+import { BlockOverlay, DecodingStateReader, encodeStateText } from './state-reader.js';
+import type { TextStateReader } from './state-store.js';
+
+/**
+ * FinalizeBlock (transactions.md §7): every transaction is statically re-validated, nonces are
+ * checked sequentially per sender from the committed nonce (mempool reservations play no
+ * part), valid ones run through the engine over the block's pending writes, refused ones get
+ * code 1 and `{"error": "<message>"}`. Executed transactions — status 0 or 1 — consume their
+ * nonce (the engine writes `__n.<sender>:`).
+ */
+export interface TxExecutor {
+  execute(tx: SignedTx, env: BlockEnv, state: StateReader, options?: ExecuteOptions): ExecutionOutcome;
+}
+
+export interface BlockTx {
+  raw: Buffer;
+  /** Uppercase CometBFT hash. */
+  hash: string;
+  /** The CheckTx decode of these exact bytes, when this node admitted them (saves a second signature check). */
+  checked?: SignedTransaction;
+}
+
+export interface TxOutcome {
+  result: ExecTxResult;
+  /** The validated tx when it was executed (status 0 or 1), else undefined. */
+  tx?: SignedTransaction;
+}
+
+export interface FinalizeInput {
+  chainId: string;
+  maxTxBytes: number;
+  executor: TxExecutor;
+  state: TextStateReader;
+  env: BlockEnv;
+  txs: readonly BlockTx[];
+  /** Perf hook: scope name and elapsed ms. */
+  time?: (scope: string, ms: number) => void;
+}
+
+export interface FinalizeOutput {
+  outcomes: TxOutcome[];
+  overlay: BlockOverlay;
+}
+
+// Messages of the key-set, format and signature checks: the tx decoded but is not valid.
+const VALIDATION_MESSAGES = /^(Metadata is missing|Wrong number of metadata entries|Payload is missing|Payload keys are not valid|Payload key '.*' is missing|Transaction has .*|Bad signature|Wrong chain_id|Transaction contract name is invalid|Invalid payload)$/;
+
+export function finalizeTxs(input: FinalizeInput): FinalizeOutput {
+  const overlay = new BlockOverlay(input.state);
+  const reader = new DecodingStateReader(overlay);
+  const time = input.time ?? (() => {});
+  const outcomes: TxOutcome[] = [];
+  for (const btx of input.txs) {
+    const started = performance.now();
+    let tx: SignedTransaction;
+    try {
+      tx = btx.checked ?? decodeAndValidateTx(btx.raw, { chainId: input.chainId, maxTxBytes: input.maxTxBytes }).tx;
+    } catch (err) {
+      const message = err instanceof Error ? err.message : String(err);
+      const invalid = err instanceof TransactionValidationError && VALIDATION_MESSAGES.test(message);
+      outcomes.push({ result: rejectedTxResult(`${invalid ? 'Invalid transaction in block' : 'Error decoding transaction'}: ${message}`) });
+      continue;
+    }
+    const committed = committedNonce(overlay, tx.payload.sender);
+    const expected = committed === undefined ? 0n : BigInt(committed) + 1n;
+    if (BigInt(tx.payload.nonce) !== expected) {
+      outcomes.push({ result: rejectedTxResult(`Invalid transaction in block: Transaction nonce is invalid. Expected ${expected}, got ${tx.payload.nonce}`) });
+      continue;
+    }
+    let outcome: ExecutionOutcome;
+    const executeStarted = performance.now();
+    try {
+      outcome = input.executor.execute(toEngineTx(tx, btx.raw), input.env, reader);
+    } catch (err) {
+      outcomes.push({ result: rejectedTxResult(`Error processing tx: ${err instanceof Error ? err.message : String(err)}`) });
+      continue;
+    }
+    time('tx_execute', performance.now() - executeStarted);
+    const outputStarted = performance.now();
+    for (const w of outcome.writes) overlay.set(w.key, w.value === null ? null : encodeStateText(w.value));
+    // Executed (status 0 or 1) consumes the nonce; the engine writes it too, this makes it certain.
+    overlay.set(`__n.${tx.payload.sender}:`, encodeStateText(BigInt(tx.payload.nonce)));
+    const hash = executionHash(tx, {
+      chain_id: input.env.chainId, hash: input.env.hash, height: input.env.height, nanos: input.env.nanos,
+    });
+    const output = executionOutput({ outcome, executionHash: hash });
+    outcomes.push({ result: execTxResult(outcome.status, output.text, output.events), tx });
+    time('tx_process_output', performance.now() - outputStarted);
+    time('tx_process_total', performance.now() - started);
+  }
+  return { outcomes, overlay };
+}
+
+/** The engine's view of a validated tx: ints as numbers (nonce and chi passed CheckTx's bounds). */
+export function toEngineTx(tx: SignedTransaction, raw: Uint8Array): SignedTx {
+  const p = tx.payload;
+  return {
+    payload: {
+      chain_id: p.chain_id, chi_supplied: Number(p.chi_supplied), contract: p.contract, function: p.function,
+      kwargs: p.kwargs as Record<string, unknown>, nonce: Number(p.nonce), sender: p.sender,
+    },
+    signature: tx.metadata.signature,
+    rawHex: Buffer.from(raw).toString('latin1').replace(/\s+/g, '').toLowerCase(),
+  };
+}
+
+export function blockEnv(chainId: string, height: number, hashLower: string, nanos: bigint): BlockEnv {
+  return { chainId, height: BigInt(height), hash: hashLower, nanos, now: ChainDatetime.fromNanos(nanos) };
+}

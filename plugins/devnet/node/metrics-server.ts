@@ -1,0 +1,90 @@
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { Counter, Gauge, Registry } from 'prom-client';
+import type { DevnetNode } from './devnet-node.js';
+import type { StoredBlock } from './stored-block.js';
+
+/**
+ * The node's Prometheus exporter (abci-query.md §8) on its own port (default 9108, path
+ * `/metrics`). Families use the `chain_` prefix (open point in the reference): node info,
+ * current height, the latest block's perf fields, plus devnet counters — committed and failed
+ * transactions, mempool size and bytes, dry runs by outcome and in flight. Each devnet has its
+ * own registry, so several can run in one process.
+ */
+export class NodeMetrics {
+  readonly registry = new Registry();
+  private readonly txs: Counter<'result'>;
+  private readonly blocks: Counter;
+
+  constructor(node: DevnetNode) {
+    const r = this.registry;
+    const info = new Gauge({
+      name: 'chain_node_info', help: 'Node identity and modes (always 1).', registers: [r],
+      labelNames: ['chain_id', 'execution_mode', 'block_service_mode', 'parallel_execution_enabled', 'tx_fees_enabled'] as const,
+    });
+    info.set({ chain_id: node.chainId, execution_mode: 'serial', block_service_mode: 'false', parallel_execution_enabled: 'false', tx_fees_enabled: String(node.config.tx_fee_mode === 'paid_metered') }, 1);
+    new Gauge({ name: 'chain_current_block_height', help: 'Height of the last committed block.', registers: [r], collect() { this.set(node.height); } });
+    new Gauge({
+      name: 'chain_perf_latest_block', help: 'The latest committed block: height, tx_count, duration_ms.', registers: [r], labelNames: ['field'] as const,
+      collect() {
+        const b = node.perf.latest();
+        this.set({ field: 'height' }, node.height);
+        if (b) { this.set({ field: 'tx_count' }, b.tx_count); this.set({ field: 'duration_ms' }, b.duration_ms); }
+      },
+    });
+    this.blocks = new Counter({ name: 'chain_devnet_blocks_total', help: 'Blocks committed by this process.', registers: [r] });
+    this.txs = new Counter({ name: 'chain_devnet_txs_total', help: 'Transactions in committed blocks by result code.', registers: [r], labelNames: ['result'] as const });
+    new Gauge({ name: 'chain_devnet_mempool_txs', help: 'Transactions waiting in the mempool.', registers: [r], collect() { this.set(node.mempool.size); } });
+    new Gauge({ name: 'chain_devnet_mempool_bytes', help: 'Raw bytes waiting in the mempool.', registers: [r], collect() { this.set(node.mempool.totalBytes); } });
+    new Gauge({ name: 'chain_devnet_state_keys', help: 'Keys in committed application state.', registers: [r], collect() { this.set(node.store.state.size); } });
+    new Gauge({ name: 'chain_devnet_simulations_active', help: 'Dry runs executing now.', registers: [r], collect() { this.set(node.simulator.activeRuns); } });
+    new Gauge({
+      name: 'chain_devnet_simulations', help: 'Dry runs answered since start, by outcome.', registers: [r], labelNames: ['outcome'] as const,
+      collect() {
+        const c = node.simulator.counters;
+        this.set({ outcome: 'ok' }, c.ok);
+        this.set({ outcome: 'failed' }, c.failed);
+        for (const [k, v] of Object.entries(c.refused)) this.set({ outcome: k }, v);
+      },
+    });
+  }
+
+  /** Called by the block producer after each commit. */
+  committed(block: StoredBlock): void {
+    this.blocks.inc();
+    let ok = 0;
+    for (const r of block.txs_results) if (r.code === 0) ok++;
+    if (ok) this.txs.inc({ result: 'ok' }, ok);
+    if (block.txs_results.length - ok) this.txs.inc({ result: 'failed' }, block.txs_results.length - ok);
+  }
+}
+
+export class MetricsServer {
+  private readonly server: http.Server;
+
+  constructor(metrics: NodeMetrics) {
+    this.server = http.createServer((req, res) => {
+      if (new URL(req.url ?? '/', 'http://x').pathname !== '/metrics') {
+        res.writeHead(404, { 'Content-Type': 'text/plain' }).end('not found; metrics are at /metrics\n');
+        return;
+      }
+      metrics.registry.metrics().then(
+        (text) => res.writeHead(200, { 'Content-Type': metrics.registry.contentType }).end(text),
+        (err) => res.writeHead(500, { 'Content-Type': 'text/plain' }).end(String(err)),
+      );
+    });
+  }
+
+  async listen(port: number, host: string): Promise<AddressInfo> {
+    await new Promise<void>((resolve, reject) => {
+      this.server.once('error', reject);
+      this.server.listen(port, host, () => { this.server.off('error', reject); resolve(); });
+    });
+    return this.server.address() as AddressInfo;
+  }
+
+  async close(): Promise<void> {
+    this.server.closeAllConnections?.();
+    await new Promise<void>((resolve) => this.server.close(() => resolve()));
+  }
+}

@@ -1,0 +1,151 @@
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { WebSocketServer } from 'ws';
+import type { Logger } from '../../../core/logger.js';
+import { rpcErrorBody, type DevnetRpc } from './devnet-rpc.js';
+import type { EventBus } from './event-bus.js';
+import { jsonText } from './json-text.js';
+import { argsFromUri, RPC_METHODS, WEBSOCKET_METHODS } from './rpc-params.js';
+import { WebSocketSession } from './websocket-session.js';
+
+/**
+ * The node RPC as CometBFT serves it on :26657 (cometbft-rpc.md §1-3): URI requests
+ * (`GET|POST /<method>?<param>=<value>`, form bodies too), JSON-RPC (`POST /`, single or batch)
+ * and JSON-RPC over WebSocket at `/websocket` with subscriptions. Bodies are pretty-printed
+ * JSON; URI errors answer HTTP 500 with the JSON-RPC error envelope.
+ */
+const MAX_BODY = 8 * 1024 * 1024;
+
+export class RpcServer {
+  private readonly server: http.Server;
+  private readonly wss: WebSocketServer;
+  private readonly sessions = new Set<WebSocketSession>();
+
+  constructor(private readonly rpc: DevnetRpc, private readonly events: EventBus, private readonly logger: Logger) {
+    this.server = http.createServer((req, res) => {
+      this.serve(req, res).catch((err) => {
+        this.logger.error('rpc request failed', { error: err instanceof Error ? err.message : String(err) });
+        if (!res.headersSent) send(res, 500, { jsonrpc: '2.0', id: -1, error: { code: -32603, message: 'Internal error', data: String(err) } });
+      });
+    });
+    this.server.keepAliveTimeout = 10_000;
+    this.wss = new WebSocketServer({ noServer: true, maxPayload: MAX_BODY });
+    this.server.on('upgrade', (req, socket, head) => {
+      if (new URL(req.url ?? '/', 'http://x').pathname !== '/websocket') {
+        socket.destroy();
+        return;
+      }
+      this.wss.handleUpgrade(req, socket, head, (ws) => {
+        const session = new WebSocketSession(ws, this.rpc, this.events, this.logger);
+        this.sessions.add(session);
+        ws.on('close', () => this.sessions.delete(session));
+      });
+    });
+  }
+
+  async listen(port: number, host: string): Promise<AddressInfo> {
+    await new Promise<void>((resolve, reject) => {
+      this.server.once('error', reject);
+      this.server.listen(port, host, () => {
+        this.server.off('error', reject);
+        resolve();
+      });
+    });
+    return this.server.address() as AddressInfo;
+  }
+
+  async close(): Promise<void> {
+    for (const s of this.sessions) s.close();
+    this.wss.close();
+    this.server.closeAllConnections?.();
+    await new Promise<void>((resolve) => this.server.close(() => resolve()));
+  }
+
+  private async serve(req: http.IncomingMessage, res: http.ServerResponse): Promise<void> {
+    const url = new URL(req.url ?? '/', 'http://localhost');
+    const method = url.pathname.replace(/^\/+/, '');
+    if (method === '' && req.method === 'POST') return this.serveJsonRpc(req, res);
+    if (method === '') return sendText(res, 200, routesPage());
+    if (method === 'websocket') return sendText(res, 400, 'Bad Request: expected a WebSocket upgrade');
+    const specs = RPC_METHODS[method];
+    if (!specs || WEBSOCKET_METHODS[method]) return sendText(res, 404, '404 page not found');
+    if (req.method !== 'GET' && req.method !== 'POST' && req.method !== 'HEAD') return sendText(res, 405, 'Method Not Allowed');
+    let params = url.searchParams;
+    if (req.method === 'POST' && /application\/x-www-form-urlencoded/i.test(req.headers['content-type'] ?? '')) {
+      // Go's FormValue: URL query first, then the form body.
+      const body = new URLSearchParams((await readBody(req)).toString('utf8'));
+      params = new URLSearchParams([...body, ...url.searchParams]);
+    }
+    try {
+      const result = await this.rpc.call(method, argsFromUri(specs, params));
+      send(res, 200, { jsonrpc: '2.0', id: -1, result });
+    } catch (err) {
+      send(res, 500, { jsonrpc: '2.0', id: -1, error: rpcErrorBody(err) });
+    }
+  }
+
+  private async serveJsonRpc(req: http.IncomingMessage, res: http.ServerResponse): Promise<void> {
+    let body: unknown;
+    try {
+      body = JSON.parse((await readBody(req)).toString('utf8'));
+    } catch (err) {
+      return send(res, 500, { jsonrpc: '2.0', id: null, error: { code: -32700, message: 'Parse error', data: `error unmarshaling request: ${(err as Error).message}` } });
+    }
+    const batch = Array.isArray(body);
+    const requests = batch ? (body as unknown[]) : [body];
+    const responses: unknown[] = [];
+    for (const request of requests) {
+      const r = request as { jsonrpc?: unknown; id?: unknown; method?: unknown; params?: unknown } | null;
+      if (!r || typeof r !== 'object' || typeof r.method !== 'string') {
+        responses.push({ jsonrpc: '2.0', id: r?.id ?? null, error: { code: -32600, message: 'Invalid Request', data: 'request has no method' } });
+        continue;
+      }
+      if (r.id === undefined || r.id === null) continue; // a notification: CometBFT answers nothing
+      if (WEBSOCKET_METHODS[r.method]) {
+        responses.push({ jsonrpc: '2.0', id: r.id, error: { code: -32601, message: 'Method not found', data: `${r.method} is only available on the WebSocket (/websocket)` } });
+        continue;
+      }
+      try {
+        responses.push({ jsonrpc: '2.0', id: r.id, result: await this.rpc.handle(r.method, r.params) });
+      } catch (err) {
+        responses.push({ jsonrpc: '2.0', id: r.id, error: rpcErrorBody(err) });
+      }
+    }
+    if (responses.length === 0) return sendText(res, 200, '');
+    send(res, 200, batch ? responses : responses[0]);
+  }
+}
+
+function readBody(req: http.IncomingMessage): Promise<Buffer> {
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    let size = 0;
+    req.on('data', (c: Buffer) => {
+      size += c.length;
+      if (size > MAX_BODY) {
+        reject(new Error(`request body exceeds ${MAX_BODY} bytes`));
+        req.destroy();
+        return;
+      }
+      chunks.push(c);
+    });
+    req.on('end', () => resolve(Buffer.concat(chunks)));
+    req.on('error', reject);
+  });
+}
+
+function send(res: http.ServerResponse, status: number, body: unknown): void {
+  const text = jsonText(body, 2);
+  res.writeHead(status, { 'Content-Type': 'application/json', 'Content-Length': Buffer.byteLength(text) });
+  res.end(text);
+}
+
+function sendText(res: http.ServerResponse, status: number, text: string): void {
+  res.writeHead(status, { 'Content-Type': 'text/plain; charset=utf-8', 'Content-Length': Buffer.byteLength(text) });
+  res.end(text);
+}
+
+function routesPage(): string {
+  const lines = Object.entries(RPC_METHODS).map(([m, specs]) => `//localhost:26657/${m}${specs.length ? '?' + specs.map((s) => `${s.name}=_`).join('&') : ''}`);
+  return `Available endpoints:\n${lines.join('\n')}\n\nWebSocket: /websocket (subscribe, unsubscribe, unsubscribe_all)\n`;
+}

@@ -1,0 +1,90 @@
+import { parentPort, receiveMessageOnPort, workerData, type MessagePort } from 'node:worker_threads';
+import { ChainDatetime, type ChainValue } from '../../../core/chain/values.js';
+import type { SignedTx, StateReader } from '../engine/types.js';
+import { createDevnetExecutor } from './devnet-engine.js';
+import { outcomeText, type SimulationPayload } from './simulate-request.js';
+import { decodeStateText } from './state-reader.js';
+
+/**
+ * One dry-run worker thread (upstream runs each dry run in a subprocess). It executes with the
+ * engine in simulate mode and reads committed state synchronously from the node: a read posts
+ * `{job, op, …}` on `readPort`, blocks on `flag` with Atomics.wait, and takes the answer with
+ * receiveMessageOnPort. The node can therefore kill a run that overstays its timeout.
+ */
+export interface SimulateWorkerData {
+  readPort: MessagePort;
+  flag: SharedArrayBuffer;
+  feeMode: 'paid_metered' | 'free_metered';
+}
+
+export interface SimulateJob {
+  id: number;
+  payload: SimulationPayload;
+  env: { chainId: string; height: string; hash: string; nanos: string };
+  maxChi: number;
+}
+
+export type SimulateReply = { id: number; text: string } | { id: number; error: string };
+
+export type ReadRequest =
+  | { job: number; op: 'get'; key: string }
+  | { job: number; op: 'keys'; prefix: string; after?: string; limit?: number };
+
+const data = workerData as SimulateWorkerData;
+const flag = new Int32Array(data.flag);
+const executor = createDevnetExecutor({ feeMode: data.feeMode });
+
+// Committed state does not change at one height, so reads are shared by the jobs of a height.
+let cacheHeight = '';
+const cache = new Map<string, string | null>();
+
+function request(msg: ReadRequest): unknown {
+  Atomics.store(flag, 0, 0);
+  data.readPort.postMessage(msg);
+  for (;;) {
+    Atomics.wait(flag, 0, 0, 1000);
+    const got = receiveMessageOnPort(data.readPort);
+    if (got) return got.message;
+  }
+}
+
+class NodeState implements StateReader {
+  constructor(private readonly job: number) {}
+
+  get(key: string): ChainValue | undefined {
+    let text = cache.get(key);
+    if (text === undefined) {
+      text = (request({ job: this.job, op: 'get', key }) as string | null) ?? null;
+      if (cache.size > 20_000) cache.clear();
+      cache.set(key, text);
+    }
+    return text === null ? undefined : decodeStateText(text);
+  }
+
+  keys(prefix: string, options?: { after?: string; limit?: number }): string[] {
+    return request({ job: this.job, op: 'keys', prefix, after: options?.after, limit: options?.limit }) as string[];
+  }
+}
+
+parentPort!.on('message', (job: SimulateJob) => {
+  try {
+    if (job.env.height !== cacheHeight) {
+      cache.clear();
+      cacheHeight = job.env.height;
+    }
+    const nanos = BigInt(job.env.nanos);
+    const tx: SignedTx = {
+      payload: {
+        chain_id: job.env.chainId, chi_supplied: job.maxChi, contract: job.payload.contract, function: job.payload.function,
+        kwargs: job.payload.kwargs, nonce: 0, sender: job.payload.sender,
+      },
+      signature: '',
+      rawHex: '',
+    };
+    const env = { chainId: job.env.chainId, height: BigInt(job.env.height), hash: job.env.hash, nanos, now: ChainDatetime.fromNanos(nanos) };
+    const outcome = executor.execute(tx, env, new NodeState(job.id), { simulate: { maxChi: job.maxChi } });
+    parentPort!.postMessage({ id: job.id, text: outcomeText(job.payload, outcome) } satisfies SimulateReply);
+  } catch (err) {
+    parentPort!.postMessage({ id: job.id, error: err instanceof Error ? err.message : String(err) } satisfies SimulateReply);
+  }
+});

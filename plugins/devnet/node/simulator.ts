@@ -1,0 +1,189 @@
+import { readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { dirname, join } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { MessageChannel, Worker, type MessagePort } from 'node:worker_threads';
+import { sha3Hex } from '../../../core/chain/hashes.js';
+import type { QueryAnswer } from '../../../core/query/query-path.js';
+import type { ChainStore } from './chain-store.js';
+import type { NodeConfig } from './node-config.js';
+import { decodeSimulationRequest, refusalText, type SimulationPayload } from './simulate-request.js';
+import type { ReadRequest, SimulateJob, SimulateReply, SimulateWorkerData } from './simulate-worker.js';
+import type { StateView } from './state-store.js';
+
+/**
+ * `simulate_tx` admission and execution (simulate.md §3-4). Admission order: decode, enabled,
+ * capacity (`simulation_max_concurrency` runs at once; more are refused, not queued), then the
+ * run in a worker thread against a pinned view of committed state with the readonly chi cap
+ * `simulation_max_chi`. A run past `simulation_timeout_ms` (wall clock) has its worker
+ * terminated and is answered with the timeout refusal; writes are always discarded.
+ */
+export interface SimulationCounters {
+  total: number;
+  ok: number;
+  failed: number;
+  refused: { disabled: number; capacity: number; timeout: number; error: number };
+}
+
+type RunResult = { kind: 'ok'; text: string } | { kind: 'timeout' } | { kind: 'error'; message: string };
+
+interface PooledWorker {
+  worker: Worker;
+  port: MessagePort;
+  flag: Int32Array;
+  job?: { id: number; view: StateView; finish(reply: SimulateReply | Error): void };
+}
+
+export class Simulator {
+  private readonly idle: PooledWorker[] = [];
+  private active = 0;
+  private nextJob = 1;
+  private closed = false;
+  readonly counters: SimulationCounters = { total: 0, ok: 0, failed: 0, refused: { disabled: 0, capacity: 0, timeout: 0, error: 0 } };
+
+  constructor(private readonly chainId: string, private readonly config: NodeConfig, private readonly store: ChainStore) {}
+
+  get activeRuns(): number {
+    return this.active;
+  }
+
+  async simulate(hex: string): Promise<QueryAnswer> {
+    this.counters.total++;
+    const answer = (text: string): QueryAnswer => ({ info: 'dict', text, key: hex });
+    let payload: SimulationPayload;
+    try {
+      payload = decodeSimulationRequest(hex);
+    } catch (err) {
+      this.counters.refused.error++;
+      return answer(refusalText(null, `Simulation error: ${err instanceof Error ? err.message : String(err)}`));
+    }
+    if (!this.config.simulation_enabled) {
+      this.counters.refused.disabled++;
+      return answer(refusalText(payload, 'Simulation is disabled on this node'));
+    }
+    if (this.active >= this.config.simulation_max_concurrency || this.closed) {
+      this.counters.refused.capacity++;
+      return answer(refusalText(payload, 'Simulation capacity exceeded on this node; retry later'));
+    }
+    this.active++;
+    try {
+      const run = await this.run(payload);
+      if (run.kind === 'timeout') {
+        this.counters.refused.timeout++;
+        return answer(refusalText(payload, `Simulation timed out on this node after ${this.config.simulation_timeout_ms} ms`));
+      }
+      if (run.kind === 'error') {
+        this.counters.refused.error++;
+        return answer(refusalText(payload, `Simulation error: ${run.message}`));
+      }
+      if (run.text.endsWith('"status":0}')) this.counters.ok++;
+      else this.counters.failed++;
+      return answer(run.text);
+    } finally {
+      this.active--;
+    }
+  }
+
+  private run(payload: SimulationPayload): Promise<RunResult> {
+    const pooled = this.idle.pop() ?? this.spawn();
+    const view = this.store.state.view();
+    const latest = this.store.latest();
+    const height = String(view.height);
+    const nanos = latest?.time_nanos ?? '0';
+    const job: SimulateJob = {
+      id: this.nextJob++,
+      payload,
+      env: {
+        chainId: this.chainId,
+        height,
+        // No block is being finalized here, so the hash is upstream's derived one.
+        hash: sha3Hex(`simulate:block:${this.chainId}:${height}:${nanos}`),
+        nanos,
+      },
+      maxChi: Math.max(1, this.config.simulation_max_chi),
+    };
+    return new Promise<RunResult>((resolve) => {
+      const timer = setTimeout(() => finish(new Error('timeout')), this.config.simulation_timeout_ms);
+      const finish = (reply: SimulateReply | Error) => {
+        if (!pooled.job) return;
+        clearTimeout(timer);
+        pooled.job = undefined;
+        view.close();
+        if (reply instanceof Error) {
+          // Timed out or crashed: the worker may be mid-run, so it is killed, never reused.
+          void pooled.worker.terminate();
+          pooled.port.close();
+          resolve(reply.message === 'timeout' ? { kind: 'timeout' } : { kind: 'error', message: reply.message });
+          return;
+        }
+        if (!this.closed) this.idle.push(pooled);
+        else void pooled.worker.terminate();
+        resolve('text' in reply ? { kind: 'ok', text: reply.text } : { kind: 'error', message: reply.error });
+      };
+      pooled.job = { id: job.id, view, finish };
+      pooled.worker.postMessage(job);
+    });
+  }
+
+  private spawn(): PooledWorker {
+    const { port1, port2 } = new MessageChannel();
+    const flag = new SharedArrayBuffer(4);
+    const data: SimulateWorkerData = { readPort: port2, flag, feeMode: this.config.tx_fee_mode };
+    const worker = new Worker(workerBootstrap, { eval: true, workerData: { ...data, entry: workerEntry(), tsx: tsxApi() }, transferList: [port2] });
+    const pooled: PooledWorker = { worker, port: port1, flag: new Int32Array(flag) };
+    port1.on('message', (req: ReadRequest) => this.serveRead(pooled, req));
+    worker.on('message', (reply: SimulateReply) => pooled.job?.finish(reply));
+    worker.on('error', (err) => pooled.job?.finish(err instanceof Error ? err : new Error(String(err))));
+    worker.on('exit', (code) => {
+      pooled.job?.finish(new Error(`simulation worker exited with code ${code}`));
+      const i = this.idle.indexOf(pooled);
+      if (i >= 0) this.idle.splice(i, 1);
+    });
+    worker.unref();
+    port1.unref();
+    return pooled;
+  }
+
+  private serveRead(pooled: PooledWorker, req: ReadRequest): void {
+    const view = pooled.job?.id === req.job ? pooled.job.view : undefined;
+    let answer: unknown = null;
+    if (view) answer = req.op === 'get' ? view.get(req.key) ?? null : view.keys(req.prefix, req.after, req.limit);
+    pooled.port.postMessage(answer);
+    Atomics.store(pooled.flag, 0, 1);
+    Atomics.notify(pooled.flag, 0);
+  }
+
+  async close(): Promise<void> {
+    this.closed = true;
+    const workers = this.idle.splice(0);
+    await Promise.all(workers.map((w) => w.worker.terminate()));
+  }
+}
+
+/** Evaluated as the worker's main script: registers tsx when running from TypeScript sources. */
+const workerBootstrap = `
+const { workerData } = require('node:worker_threads');
+(async () => {
+  if (workerData.entry.endsWith('.ts') && workerData.tsx) (await import(workerData.tsx)).register();
+  await import(workerData.entry);
+})();
+`;
+
+function workerEntry(): string {
+  const ts = import.meta.url.endsWith('.ts');
+  return new URL(ts ? './simulate-worker.ts' : './simulate-worker.js', import.meta.url).href;
+}
+
+/** tsx's register() for the worker, when the node itself runs from TypeScript (tests, `tsx`). */
+function tsxApi(): string | undefined {
+  if (!import.meta.url.endsWith('.ts')) return undefined;
+  try {
+    // The ESM entry of `tsx/esm/api` (require.resolve would pick the CommonJS one).
+    const pkgFile = createRequire(import.meta.url).resolve('tsx/package.json');
+    const pkg = JSON.parse(readFileSync(pkgFile, 'utf8')) as { exports: Record<string, { import?: { default?: string } }> };
+    const entry = pkg.exports['./esm/api']?.import?.default;
+    return entry ? pathToFileURL(join(dirname(pkgFile), entry)).href : undefined;
+  } catch {
+    return undefined;
+  }
+}
