@@ -1,3 +1,4 @@
+import { createPrivateKey, createPublicKey, sign as cryptoSign, verify as cryptoVerify, type KeyObject } from 'node:crypto';
 import nacl from 'tweetnacl';
 import { bytesToHex, hexToBytes, utf8Bytes } from './hashes.js';
 
@@ -79,17 +80,43 @@ function messageBytes(message: Uint8Array | string): Uint8Array {
 
 /** Raw Ed25519 (RFC 8032) over bytes, or over the UTF-8 of text; 128 lowercase hex characters. */
 export function sign(privateKey: string, message: Uint8Array | string): string {
-  return bytesToHex(nacl.sign.detached(messageBytes(message), keyPair(privateKey).secretKey));
+  return signWithSeed(hexToBytes(normalizePrivateKey(privateKey)), messageBytes(message));
 }
 
 /** Ed25519 verification; malformed keys, signatures or text give false, never an exception. */
 export function verify(publicKey: string, message: Uint8Array | string, signature: string): boolean {
   if (!isAddress(publicKey) || !isSignature(signature)) return false;
   try {
-    return nacl.sign.detached.verify(messageBytes(message), hexToBytes(signature), hexToBytes(publicKey));
+    return cryptoVerify(null, messageBytes(message), publicKeyObject(publicKey.toLowerCase()), hexToBytes(signature));
   } catch {
     return false;
   }
+}
+
+/*
+ * Signing and verifying go through OpenSSL (node:crypto): about 40x faster than tweetnacl's
+ * pure-JS arithmetic, which capped the devnet at the verify rate, and strict like libsodium,
+ * the real node's library. tweetnacl still derives key pairs from seeds. Parsed keys are cached
+ * because building a KeyObject costs about as much as a verification.
+ */
+const SPKI_ED25519 = Buffer.from('302a300506032b6570032100', 'hex');
+const PKCS8_ED25519 = Buffer.from('302e020100300506032b657004220420', 'hex');
+const KEY_CACHE_LIMIT = 4096;
+const publicKeys = new Map<string, KeyObject>();
+
+function publicKeyObject(hex: string): KeyObject {
+  let key = publicKeys.get(hex);
+  if (!key) {
+    key = createPublicKey({ key: Buffer.concat([SPKI_ED25519, Buffer.from(hex, 'hex')]), format: 'der', type: 'spki' });
+    if (publicKeys.size >= KEY_CACHE_LIMIT) publicKeys.delete(publicKeys.keys().next().value!);
+    publicKeys.set(hex, key);
+  }
+  return key;
+}
+
+function signWithSeed(seed: Uint8Array, message: Uint8Array): string {
+  const key = createPrivateKey({ key: Buffer.concat([PKCS8_ED25519, seed]), format: 'der', type: 'pkcs8' });
+  return bytesToHex(cryptoSign(null, message, key));
 }
 
 /** A private key or a wallet, wherever something signs. */
@@ -101,14 +128,12 @@ export type KeySource = string | Wallet;
  */
 export class Wallet {
   readonly #seed: Uint8Array;
-  readonly #secretKey: Uint8Array;
   /** The public key, which is the account address (64 lowercase hex). */
   readonly address: string;
 
   private constructor(seed: Uint8Array) {
     const pair = nacl.sign.keyPair.fromSeed(seed);
     this.#seed = seed;
-    this.#secretKey = pair.secretKey;
     this.address = bytesToHex(pair.publicKey);
   }
 
@@ -136,7 +161,7 @@ export class Wallet {
 
   /** Raw Ed25519 signature (128 hex) over bytes or the UTF-8 of text. */
   sign(message: Uint8Array | string): string {
-    return bytesToHex(nacl.sign.detached(messageBytes(message), this.#secretKey));
+    return signWithSeed(this.#seed, messageBytes(message));
   }
 
   verify(message: Uint8Array | string, signature: string): boolean {
