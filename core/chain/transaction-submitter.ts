@@ -1,0 +1,459 @@
+import { ApiError } from '../errors.js';
+import { silentLogger, type Logger } from '../logger.js';
+import { createToken } from '../tokens.js';
+import { intValue, nodeApiError, nodeCall, toolJson } from '../tools/chain-schemas.js';
+import { abciInt, assertAbciOk, decodeTxResultData, QueryPath } from './abci-value.js';
+import type { JsonObject, JsonValue } from './canonical-json.js';
+import { chainIdGuardFor, type ChainIdGuard } from './chain-id-guard.js';
+import { ChainDecimal } from './decimal.js';
+import { KeyFormatError, Wallet, type KeySource } from './keys.js';
+import type { ChainNode } from './node.js';
+import { RpcError, type RpcSubscription } from './rpc/chain-rpc.js';
+import type { ExecTxResult } from './rpc/cometbft-types.js';
+import { chainSimulatorFor, coerceKwargsBySignature, simulationFailureError, type ChainSimulator, type SimulationResponse } from './simulation.js';
+import { encodeTransaction, signTransaction, type TxPayload } from './transaction.js';
+
+/**
+ * The one way every submitting tool (wallet sends now, DEX submits later) sends a transaction:
+ *
+ *   chain id guard → dry run (refuse with the simulated error when it would fail) →
+ *   chi = max(ceil(estimate × margin), estimate + floor) → per-sender lock { nonce, sign,
+ *   broadcast_tx_sync } → CheckTx refusal = 400 with the node's log → wait for the block
+ *   (Tx subscription, with polling as a safety net) → receipt.
+ *
+ * Chi: the dry run omits the per-byte transaction charge and runs against state that may move
+ * before the block (transactions.md §9), so the estimate alone can be short. The default
+ * margin 1.1 and floor 10 give `max(ceil(est × 1.1), est + 10)`: +10 % for large calls, at
+ * least +10 chi for small ones. Both are configurable (`chiMargin` ≥ 1, exact decimal; `chiFloor`
+ * ≥ 0 integer).
+ *
+ * Nonces: sends from one key are serialised by an async lock around nonce → sign → broadcast,
+ * so they reach the node in nonce order. The next nonce is the larger of the node's pending-aware
+ * `/get_next_nonce/<address>` and the local reservation (the last accepted nonce + 1, kept for
+ * the node's 60 s reservation lifetime), which covers nodes whose answer lags behind CheckTx.
+ * Any failed send drops the local reservation; a nonce refusal is retried once with a fresh
+ * nonce. The wait for the block happens outside the lock, so concurrent sends pipeline.
+ */
+
+export const TransactionSubmitterToken = createToken<TransactionSubmitter>('transaction-submitter');
+
+export interface SubmitterOptions {
+  /** CHAIN_ID: goes into every payload; checked against the node's network before signing. */
+  chainId: string;
+  /** Chi margin factor, ≥ 1 (default "1.1"); exact, as a decimal string or number. */
+  chiMargin?: number | string;
+  /** Minimum chi added to the estimate (default 10). */
+  chiFloor?: number;
+  /** How long `wait` waits for the block (default 30 000 ms). */
+  waitTimeoutMs?: number;
+  /** Polling interval for the transaction while waiting without a subscription (default 250 ms). */
+  pollIntervalMs?: number;
+  /** Lifetime of a local nonce reservation (default 60 000 ms, the node's reservation TTL). */
+  reservationTtlMs?: number;
+  guard?: ChainIdGuard;
+  simulator?: ChainSimulator;
+  log?: Logger;
+}
+
+export interface SubmitRequest {
+  /** The signing key; the sender is its address. Never logged or echoed. */
+  key: KeySource;
+  contract: string;
+  function: string;
+  /** Wire kwargs (plain JSON plus runtime wrappers), e.g. from `kwargsFromUser`. */
+  kwargs?: JsonObject;
+  /** Wait for the block and return the receipt (default true); false returns after CheckTx. */
+  wait?: boolean;
+  /** Refuse when the dry run fails (default true). false still dry-runs for the estimate unless `chiSupplied` is given. */
+  simulate?: boolean;
+  /** Convert decimal text in kwargs declared float (and integer text declared int) by the contract's signature (default true). */
+  coerceBySignature?: boolean;
+  /** Explicit chi_supplied; skips the margin rule. */
+  chiSupplied?: bigint | number;
+  waitTimeoutMs?: number;
+  signal?: AbortSignal;
+}
+
+/** One executed transaction, JSON-safe (decimals in state and events are strings). */
+export interface TxReceipt {
+  tx_hash: string;
+  height: number | string;
+  index: number;
+  /** Execution status 0 and code 0. */
+  success: boolean;
+  status_code: number;
+  chi_used: number | string | null;
+  /** The contract's return value as the node's repr text (`None`, `5`, `'abc'`), or the error. */
+  result: string | null;
+  events: JsonValue[];
+  state: Array<{ key: string; value: JsonValue }>;
+  /** SHA3-256 execution hash (not the CometBFT hash). */
+  execution_hash: string | null;
+  /** Why a failed or rejected transaction failed. */
+  error: string | null;
+  log: string;
+}
+
+/** TransactionSubmission of the anchor, JSON-safe, plus the dry run and the receipt. */
+export interface TransactionSubmission {
+  submitted: boolean;
+  accepted: boolean;
+  finalized: boolean;
+  tx_hash: string;
+  mode: 'checktx';
+  wait_for_tx: boolean;
+  chain_id: string;
+  sender: string;
+  contract: string;
+  function: string;
+  kwargs: JsonValue;
+  nonce: number | string;
+  chi_supplied: number | string;
+  chi_estimated: number | string | null;
+  message: string;
+  response: { code: number; log: string; codespace: string; hash: string };
+  simulation: { status: number; result: string; chi_used: number | string; state: Array<{ key: string; value: JsonValue }> } | null;
+  receipt: TxReceipt | null;
+}
+
+/** chi = max(ceil(estimate × margin), estimate + floor), never below 1; exact integer maths. */
+export function chiWithMargin(estimate: bigint, margin: number | string = '1.1', floor = 10): bigint {
+  const m = ChainDecimal.from(margin);
+  if (m.lt(1n)) throw new RangeError(`chi margin must be at least 1, got ${m.toString()}`);
+  if (!Number.isSafeInteger(floor) || floor < 0) throw new RangeError(`chi floor must be a non-negative integer, got ${floor}`);
+  const scale = 10n ** 30n;
+  const product = estimate * m.scaled;
+  const scaled = product / scale + (product % scale === 0n ? 0n : 1n);
+  const withFloor = estimate + BigInt(floor);
+  const chi = scaled > withFloor ? scaled : withFloor;
+  return chi < 1n ? 1n : chi;
+}
+
+interface SenderLane {
+  tail: Promise<void>;
+  /** The next nonce this process expects to use, and when it was reserved. */
+  reservedNext: bigint | null;
+  reservedAt: number;
+}
+
+interface Waiter {
+  resolve(receipt: TxReceipt): void;
+}
+
+const NONCE_REFUSAL = /nonce is invalid/i;
+const ALREADY_IN_CACHE = /already exists in cache/i;
+
+export class TransactionSubmitter {
+  readonly chainId: string;
+  readonly chiMargin: string;
+  readonly chiFloor: number;
+  private readonly guard: ChainIdGuard;
+  private readonly simulator: ChainSimulator;
+  private readonly log: Logger;
+  private readonly lanes = new Map<string, SenderLane>();
+  private readonly waiters = new Map<string, Set<Waiter>>();
+  private subscription: Promise<RpcSubscription | null> | null = null;
+  /** The Tx subscription is live: waits poll only as a safety net. */
+  private streaming = false;
+  private closed = false;
+
+  constructor(readonly node: ChainNode, private readonly options: SubmitterOptions) {
+    this.chainId = options.chainId;
+    this.chiMargin = ChainDecimal.from(options.chiMargin ?? '1.1').toString();
+    this.chiFloor = options.chiFloor ?? 10;
+    chiWithMargin(0n, this.chiMargin, this.chiFloor); // validates both now, not at the first send
+    this.guard = options.guard ?? chainIdGuardFor(node, options.chainId);
+    this.simulator = options.simulator ?? chainSimulatorFor(node);
+    this.log = options.log ?? silentLogger;
+  }
+
+  async submit(request: SubmitRequest): Promise<TransactionSubmission> {
+    if (this.closed) throw new ApiError(503, 'node_unavailable', 'the transaction submitter is stopped');
+    const wallet = walletOf(request.key);
+    const sender = wallet.address;
+    const signal = request.signal;
+    await this.guard.assertMatches(signal);
+    let kwargs = request.kwargs ?? (Object.create(null) as JsonObject);
+    if (request.coerceBySignature !== false) kwargs = await coerceKwargsBySignature(this.node, request.contract, request.function, kwargs, signal);
+
+    let simulation: SimulationResponse | null = null;
+    if (request.simulate !== false || request.chiSupplied === undefined) {
+      simulation = await this.simulator.simulate({ sender, contract: request.contract, function: request.function, kwargs }, { signal });
+      const mustSucceed = request.simulate !== false || simulation.refusal !== null;
+      if (!simulation.success && mustSucceed) throw simulationFailureError(simulation, `${request.contract}.${request.function} was not sent`);
+    }
+    const chi = request.chiSupplied !== undefined ? BigInt(request.chiSupplied) : chiWithMargin(simulation!.chi_used, this.chiMargin, this.chiFloor);
+    if (chi < 1n) throw ApiError.badRequest('chi_supplied must be at least 1', { field: 'chi_supplied' });
+
+    const wait = request.wait !== false;
+    // Subscribe before broadcasting so the block cannot beat us; a node slow to stream is polled.
+    if (wait) await Promise.race([this.ensureSubscription(), new Promise((resolve) => setTimeout(resolve, 2_000).unref())]);
+    const sent = await this.inSenderLane(sender, (lane) => this.signAndBroadcast(lane, wallet, request, kwargs, chi, wait, signal));
+
+    const base: TransactionSubmission = {
+      submitted: true,
+      accepted: true,
+      finalized: false,
+      tx_hash: sent.hash,
+      mode: 'checktx',
+      wait_for_tx: wait,
+      chain_id: this.chainId,
+      sender,
+      contract: request.contract,
+      function: request.function,
+      kwargs: toolJson(kwargs),
+      nonce: intValue(sent.nonce),
+      chi_supplied: intValue(chi),
+      chi_estimated: simulation ? intValue(simulation.chi_used) : null,
+      message: 'accepted by CheckTx; not waiting for the block',
+      response: sent.response,
+      simulation: simulation && {
+        status: simulation.status,
+        result: simulation.result,
+        chi_used: intValue(simulation.chi_used),
+        state: simulation.state.map((s) => ({ key: s.key, value: toolJson(s.value) })),
+      },
+      receipt: null,
+    };
+    if (!wait) return base;
+    const timeoutMs = request.waitTimeoutMs ?? this.options.waitTimeoutMs ?? 30_000;
+    const receipt = await sent.receipt(timeoutMs, signal);
+    if (!receipt) return { ...base, message: `accepted by CheckTx but not in a block within ${timeoutMs} ms; look it up later with get_transaction` };
+    return {
+      ...base,
+      finalized: true,
+      receipt,
+      message: receipt.success
+        ? `executed in block ${receipt.height}`
+        : `included in block ${receipt.height} but execution failed: ${receipt.error ?? receipt.result ?? 'unknown error'}`,
+    };
+  }
+
+  get isClosed(): boolean {
+    return this.closed;
+  }
+
+  /** Stops the block subscription; waits in flight end without a receipt. */
+  async close(): Promise<void> {
+    this.closed = true;
+    this.streaming = false;
+    const sub = await this.subscription?.catch(() => null);
+    this.subscription = null;
+    await sub?.unsubscribe().catch(() => undefined);
+  }
+
+  /** Forgets the local nonce reservation of a sender (e.g. after an external send from the same key). */
+  invalidateNonce(sender: string): void {
+    const lane = this.lanes.get(sender);
+    if (lane) lane.reservedNext = null;
+  }
+
+  // ---- nonce lane ------------------------------------------------------------------------------
+
+  private async inSenderLane<T>(sender: string, run: (lane: SenderLane) => Promise<T>): Promise<T> {
+    let lane = this.lanes.get(sender);
+    if (!lane) this.lanes.set(sender, (lane = { tail: Promise.resolve(), reservedNext: null, reservedAt: 0 }));
+    const previous = lane.tail;
+    let release!: () => void;
+    lane.tail = new Promise<void>((resolve) => (release = resolve));
+    await previous;
+    try {
+      return await run(lane);
+    } finally {
+      release();
+    }
+  }
+
+  private async nextNonce(lane: SenderLane, sender: string, signal?: AbortSignal): Promise<bigint> {
+    const path = QueryPath.nextNonce(sender);
+    const query = await nodeCall('reading the next nonce', () => this.node.query(path, { signal }));
+    const fromNode = abciInt(assertAbciOk(query, path)) ?? 0n;
+    const ttl = this.options.reservationTtlMs ?? 60_000;
+    if (lane.reservedNext !== null && performance.now() - lane.reservedAt > ttl) lane.reservedNext = null;
+    return lane.reservedNext !== null && lane.reservedNext > fromNode ? lane.reservedNext : fromNode;
+  }
+
+  private async signAndBroadcast(lane: SenderLane, wallet: Wallet, request: SubmitRequest, kwargs: JsonObject, chi: bigint, wait: boolean, signal?: AbortSignal) {
+    for (let attempt = 1; ; attempt++) {
+      const nonce = await this.nextNonce(lane, wallet.address, signal);
+      const payload: TxPayload = {
+        chain_id: this.chainId,
+        chi_supplied: Number.isSafeInteger(Number(chi)) ? Number(chi) : chi,
+        contract: request.contract,
+        function: request.function,
+        kwargs,
+        nonce: Number.isSafeInteger(Number(nonce)) ? Number(nonce) : nonce,
+        sender: wallet.address,
+      };
+      let encoded;
+      try {
+        encoded = encodeTransaction(signTransaction(payload, wallet));
+      } catch (err) {
+        throw ApiError.badRequest(`the transaction cannot be signed: ${(err as Error).message}`);
+      }
+      const receipt = wait ? this.expect(encoded.hash) : null;
+      let response;
+      try {
+        response = await this.node.broadcastTxSync(encoded.hex, { signal });
+      } catch (err) {
+        receipt?.cancel();
+        lane.reservedNext = null;
+        if (err instanceof RpcError && ALREADY_IN_CACHE.test(err.message)) {
+          response = { code: 0, log: err.message, codespace: '', hash: encoded.hash, data: '' };
+        } else {
+          const apiError = nodeApiError(err, `broadcasting ${encoded.hash}`);
+          throw new ApiError(apiError.status, apiError.code, `${apiError.message}; the transaction may or may not have reached the node: check get_transaction with tx_hash ${encoded.hash}`, { ...apiError.details, tx_hash: encoded.hash });
+        }
+      }
+      if (response.code !== 0) {
+        receipt?.cancel();
+        lane.reservedNext = null;
+        if (NONCE_REFUSAL.test(response.log) && attempt === 1) {
+          this.log.debug('nonce refused; retrying once with a fresh nonce', { sender: wallet.address, nonce: String(nonce) });
+          continue;
+        }
+        if (/wrong chain_id/i.test(response.log)) this.guard.refresh();
+        throw new ApiError(400, 'transaction_rejected', `the node refused the transaction at CheckTx: ${response.log || `code ${response.code}`}`, {
+          check_tx_code: response.code,
+          log: response.log,
+          codespace: response.codespace,
+          tx_hash: encoded.hash,
+          nonce: intValue(nonce),
+          chi_supplied: intValue(chi),
+        });
+      }
+      lane.reservedNext = nonce + 1n;
+      lane.reservedAt = performance.now();
+      return {
+        hash: encoded.hash,
+        nonce,
+        response: { code: response.code, log: response.log, codespace: response.codespace, hash: response.hash || encoded.hash },
+        receipt: (timeoutMs: number, s?: AbortSignal) => receipt!.wait(timeoutMs, s),
+      };
+    }
+  }
+
+  // ---- waiting for the block -------------------------------------------------------------------
+
+  /** One shared `tm.event='Tx'` subscription; null when the node cannot stream (then polling alone). */
+  private ensureSubscription(): Promise<RpcSubscription | null> {
+    this.subscription ??= this.node
+      .subscribeTxs((event) => {
+        const waiting = this.waiters.get(event.hash);
+        if (!waiting) return;
+        const receipt = txReceiptOf({ hash: event.hash, height: event.height, index: event.index, tx_result: event.result });
+        for (const w of waiting) w.resolve(receipt);
+      })
+      .then((sub) => {
+        this.streaming = !this.closed;
+        return sub;
+      })
+      .catch((err: unknown) => {
+        this.log.debug('no Tx subscription; waiting for transactions by polling', { reason: err instanceof Error ? err.message : String(err) });
+        return null;
+      });
+    return this.subscription;
+  }
+
+  /** Registers interest in a hash before it is broadcast, so an early block is not missed. */
+  private expect(hash: string): { wait(timeoutMs: number, signal?: AbortSignal): Promise<TxReceipt | null>; cancel(): void } {
+    let settle!: (receipt: TxReceipt | null) => void;
+    const done = new Promise<TxReceipt | null>((resolve) => (settle = resolve));
+    const waiter: Waiter = { resolve: (r) => settle(r) };
+    let set = this.waiters.get(hash);
+    if (!set) this.waiters.set(hash, (set = new Set()));
+    set.add(waiter);
+    const remove = () => {
+      const s = this.waiters.get(hash);
+      s?.delete(waiter);
+      if (s && s.size === 0) this.waiters.delete(hash);
+    };
+    return {
+      cancel: remove,
+      wait: async (timeoutMs, signal) => {
+        const streaming = this.streaming;
+        const interval = streaming ? Math.max(1_000, this.options.pollIntervalMs ?? 250) : this.options.pollIntervalMs ?? 250;
+        const deadline = performance.now() + timeoutMs;
+        let timer: NodeJS.Timeout | undefined;
+        const poll = async (): Promise<void> => {
+          const receipt = await this.lookup(hash, signal);
+          if (receipt) return settle(receipt);
+          const left = deadline - performance.now();
+          if (left <= 0 || signal?.aborted || this.closed) return settle(null);
+          timer = setTimeout(() => void poll(), Math.min(interval, left));
+        };
+        timer = setTimeout(() => void poll(), streaming ? interval : Math.min(50, interval));
+        const onAbort = () => settle(null);
+        signal?.addEventListener('abort', onAbort, { once: true });
+        try {
+          return await done;
+        } finally {
+          clearTimeout(timer);
+          signal?.removeEventListener('abort', onAbort);
+          remove();
+        }
+      },
+    };
+  }
+
+  /** The receipt of a committed transaction, or null while it is not (yet) in a block. */
+  private async lookup(hash: string, signal?: AbortSignal): Promise<TxReceipt | null> {
+    try {
+      const tx = await this.node.tx(hash, { signal });
+      return txReceiptOf(tx);
+    } catch {
+      return null; // "not found" until indexed; transport errors: the next poll retries
+    }
+  }
+}
+
+function walletOf(key: KeySource): Wallet {
+  try {
+    return Wallet.from(key);
+  } catch (err) {
+    throw ApiError.badRequest(err instanceof KeyFormatError ? err.message : 'private key must be 64 hex characters', { field: 'private_key' });
+  }
+}
+
+/** A receipt from `tx` (ResultTx) or a Tx event: code, execution output, events, writes. */
+export function txReceiptOf(tx: { hash: string; height: string | number; index?: number; tx_result: ExecTxResult }): TxReceipt {
+  const decoded = decodeTxResultData(tx.tx_result.data);
+  const height = intValue(BigInt(tx.height));
+  const common = { tx_hash: tx.hash.toUpperCase(), height, index: tx.index ?? 0, status_code: tx.tx_result.code, log: tx.tx_result.log ?? '' };
+  if (decoded.kind === 'execution') {
+    const out = decoded.output;
+    const success = tx.tx_result.code === 0 && out.status === 0;
+    return {
+      ...common,
+      success,
+      chi_used: out.chi_used === null ? null : intValue(out.chi_used),
+      result: out.result,
+      events: out.events.map((e) => toolJson(e)),
+      state: out.state.map((s) => ({ key: s.key, value: toolJson(s.value) })),
+      execution_hash: out.hash,
+      error: success ? null : out.result ?? (tx.tx_result.log || 'execution failed'),
+    };
+  }
+  const error = decoded.kind === 'rejected' ? decoded.error : tx.tx_result.code === 0 ? null : tx.tx_result.log || `code ${tx.tx_result.code}`;
+  return {
+    ...common,
+    success: tx.tx_result.code === 0 && decoded.kind !== 'rejected',
+    chi_used: null,
+    result: null,
+    events: [],
+    state: [],
+    execution_hash: null,
+    error,
+  };
+}
+
+/** One submitter per node, so wallet and DEX tools share the per-sender nonce lanes. */
+const submitters = new WeakMap<ChainNode, TransactionSubmitter>();
+
+export function transactionSubmitterFor(node: ChainNode, options: SubmitterOptions): TransactionSubmitter {
+  let submitter = submitters.get(node);
+  if (!submitter || submitter.isClosed) {
+    submitters.set(node, (submitter = new TransactionSubmitter(node, options)));
+  }
+  return submitter;
+}

@@ -1,0 +1,1 @@
+export { cryptoPlugin } from './crypto.plugin.js';

@@ -1,0 +1,1 @@
+export { queryPlugin } from './query.plugin.js';

@@ -1,0 +1,136 @@
+import { z } from 'zod';
+import { QueryPath } from '../../../core/chain/abci-value.js';
+import type { JsonValue } from '../../../core/chain/canonical-json.js';
+import { addressSchema, contractNameSchema, decimalOut, limitSchema, offsetSchema, rawOut, warningsOut, withExtras } from '../../../core/tools/chain-schemas.js';
+import { defineTool, type ToolDefinition } from '../../../core/tools/tool.js';
+import { decimalText, indexedRead, isObject, listContractNames, mapLimited, readState, type ReadDeps } from '../chain-reads.js';
+
+/** Contracts scanned by the state fallback of get_token_balances (no index: one read per contract). */
+const FALLBACK_MAX_CONTRACTS = 1_000;
+
+const tokenBalanceItem = z.object({
+  contract: z.string(),
+  balance: decimalOut,
+  name: z.string().nullable(),
+  symbol: z.string().nullable(),
+  logo_url: z.string().nullable(),
+  last_tx_hash: z.string().nullable(),
+  last_block_height: z.union([z.number().int(), z.string()]).nullable(),
+  updated_at: z.string().nullable(),
+});
+type TokenBalanceItem = z.input<typeof tokenBalanceItem>;
+
+export function balanceTools(deps: ReadDeps): ToolDefinition[] {
+  return [
+    defineTool({
+      name: 'get_balance',
+      title: 'Get token balance',
+      description: 'Balance of an address in one token contract (default currency), read from committed state (<token>.balances:<address>). Exact decimal string; "0" when the address holds none.',
+      capability: 'read',
+      input: z.object({
+        address: addressSchema,
+        token_contract: contractNameSchema.default('currency'),
+      }),
+      output: z.object({ address: z.string(), token_contract: z.string(), balance: decimalOut, warnings: warningsOut, raw: rawOut }),
+      run: async ({ address, token_contract }, ctx) => {
+        const key = `${token_contract}.balances:${address}`;
+        const [{ value, query }, warnings] = await Promise.all([readState(deps, key, ctx.signal), deps.guard.warnings(ctx.signal)]);
+        const balance = decimalText(value, `the balance at ${key}`);
+        return withExtras({ address, token_contract, balance }, { warnings, includeRaw: deps.includeRaw, raw: { abci_query: query } });
+      },
+    }),
+    defineTool({
+      name: 'get_token_balances',
+      title: 'List token balances',
+      description:
+        'Token holdings of an address. Uses the BDS index (/token_balances) when the node or this host serves it (available: true); otherwise scans the contracts in current state for <token>.balances:<address> (available: false, no history fields).',
+      capability: 'read',
+      timeoutMs: 60_000,
+      input: z.object({
+        address: addressSchema,
+        limit: limitSchema(1_000, 100),
+        offset: offsetSchema,
+        include_zero: z.boolean().default(false).describe('include tokens whose balance is 0'),
+      }),
+      output: z.object({
+        available: z.boolean().describe('true when the indexed (BDS) path answered'),
+        source: z.enum(['bds', 'state']),
+        address: z.string(),
+        total: z.number().int(),
+        limit: z.number().int(),
+        offset: z.number().int(),
+        items: z.array(tokenBalanceItem),
+        warnings: warningsOut,
+        raw: rawOut,
+      }),
+      run: async ({ address, limit, offset, include_zero }, ctx) => {
+        const path = QueryPath.build('token_balances', [address], { limit, offset, include_zero: include_zero ? 'true' : undefined });
+        const [indexed, warnings] = await Promise.all([indexedRead(deps, path, ctx.signal), deps.guard.warnings(ctx.signal)]);
+        if (indexed.available && isObject(indexed.json)) {
+          const rows = Array.isArray(indexed.json['items']) ? indexed.json['items'] : [];
+          const items: TokenBalanceItem[] = [];
+          for (const row of rows.filter(isObject)) {
+            const item = indexedItem(row);
+            if (item) items.push(item);
+            else warnings.push(`skipped ${String(row['contract'])}: its indexed balance is not a number (${JSON.stringify(row['balance']).slice(0, 60)})`);
+          }
+          const total = typeof indexed.json['total'] === 'number' ? indexed.json['total'] : items.length;
+          return withExtras({ available: true, source: 'bds' as const, address, total, limit, offset, items }, { warnings, includeRaw: deps.includeRaw, raw: { abci_query: indexed.raw } });
+        }
+        const scanned = await stateBalances(deps, address, include_zero, ctx.signal);
+        const notes = [...warnings, `indexed token balances unavailable (${indexed.reason ?? 'no BDS'}); read from current state across ${scanned.contracts} contracts`];
+        if (scanned.truncated) notes.push(`only the first ${FALLBACK_MAX_CONTRACTS} contracts were scanned`);
+        const items = scanned.items.slice(offset, offset + limit);
+        return withExtras({ available: false, source: 'state' as const, address, total: scanned.items.length, limit, offset, items }, { warnings: notes, includeRaw: deps.includeRaw, raw: { bds_attempt: indexed.raw } });
+      },
+    }),
+  ];
+}
+
+/** One BDS row; null when its balance is not numeric (BDS then keeps the raw JSON text). */
+function indexedItem(row: Record<string, JsonValue>): TokenBalanceItem | null {
+  const text = (v: JsonValue | undefined) => (typeof v === 'string' ? v : v === undefined || v === null ? null : String(v));
+  const height = row['last_block_height'];
+  let balance: string;
+  try {
+    balance = decimalText(row['balance'] ?? null, 'balance');
+  } catch {
+    return null;
+  }
+  return {
+    contract: String(row['contract'] ?? ''),
+    balance,
+    name: text(row['name']),
+    symbol: text(row['symbol']),
+    logo_url: text(row['logo_url']),
+    last_tx_hash: text(row['last_tx_hash']),
+    last_block_height: typeof height === 'number' || typeof height === 'string' ? height : null,
+    updated_at: text(row['updated_at']),
+  };
+}
+
+/** Without an index: every contract's `balances:<address>` in current state, then token metadata for the holdings. */
+async function stateBalances(deps: ReadDeps, address: string, includeZero: boolean, signal?: AbortSignal) {
+  const { names, truncated } = await listContractNames(deps, FALLBACK_MAX_CONTRACTS, signal);
+  const balances = await mapLimited(names, 8, async (contract) => {
+    const { value } = await readState(deps, `${contract}.balances:${address}`, signal);
+    if (value === null) return null;
+    let balance: string;
+    try {
+      balance = decimalText(value, 'balance');
+    } catch {
+      return null; // a contract whose `balances` is not a token balance
+    }
+    if (!includeZero && /^-?0(\.0+)?$/.test(balance)) return null;
+    return { contract, balance };
+  }, signal);
+  const held = balances.filter((b): b is { contract: string; balance: string } => b !== null);
+  const items = await mapLimited(held, 8, async ({ contract, balance }): Promise<TokenBalanceItem> => {
+    const [name, symbol, logo] = await Promise.all(
+      ['token_name', 'token_symbol', 'token_logo_url'].map(async (k) => (await readState(deps, `${contract}.metadata:${k}`, signal)).value),
+    );
+    const str = (v: JsonValue | undefined) => (typeof v === 'string' ? v : null);
+    return { contract, balance, name: str(name), symbol: str(symbol), logo_url: str(logo), last_tx_hash: null, last_block_height: null, updated_at: null };
+  }, signal);
+  return { items, contracts: names.length, truncated };
+}

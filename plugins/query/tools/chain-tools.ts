@@ -1,0 +1,101 @@
+import { z } from 'zod';
+import { decodeRawTx, decodeTxResultData } from '../../../core/chain/abci-value.js';
+import { mismatchText } from '../../../core/chain/chain-id-guard.js';
+import { RpcError } from '../../../core/chain/rpc/chain-rpc.js';
+import { txReceiptOf } from '../../../core/chain/transaction-submitter.js';
+import { ApiError } from '../../../core/errors.js';
+import { intOut, intValue, nodeApiError, nodeCall, rawOut, toolJson, txHashSchema, txReceiptOut, warningsOut, withExtras } from '../../../core/tools/chain-schemas.js';
+import { defineTool, type ToolDefinition } from '../../../core/tools/tool.js';
+import type { ReadDeps } from '../chain-reads.js';
+
+export function chainTools(deps: ReadDeps): ToolDefinition[] {
+  return [
+    defineTool({
+      name: 'get_transaction',
+      title: 'Get transaction',
+      description:
+        'A committed transaction by its hash: success, block height, chi used, result, events, state writes, and the signed transaction itself. 404 when the node has no such transaction (not yet in a block, or unknown).',
+      capability: 'read',
+      input: z.object({ tx_hash: txHashSchema }),
+      output: txReceiptOut.extend({
+        message: z.string(),
+        transaction: z.unknown().describe('the signed transaction {metadata: {signature}, payload}'),
+        execution: z.unknown().describe('the decoded execution output (tx_result.data)'),
+        warnings: warningsOut,
+        raw: rawOut,
+      }),
+      run: async ({ tx_hash }, ctx) => {
+        const [tx, warnings] = await Promise.all([
+          deps.node.tx(tx_hash, { signal: ctx.signal }).catch((err: unknown) => {
+            if (err instanceof RpcError && /not found/i.test(err.message)) {
+              throw ApiError.notFound(`transaction ${tx_hash} not found: it is not in a block yet, or the node does not know it`, { tx_hash });
+            }
+            throw nodeApiError(err, `looking up transaction ${tx_hash}`);
+          }),
+          deps.guard.warnings(ctx.signal),
+        ]);
+        const receipt = txReceiptOf(tx);
+        let transaction: unknown = null;
+        try {
+          transaction = toolJson(decodeRawTx(tx.tx).tx);
+        } catch {
+          warnings.push('the raw transaction bytes could not be decoded');
+        }
+        const data = decodeTxResultData(tx.tx_result.data);
+        const execution = data.kind === 'execution' ? toolJson(data.output) : data.kind === 'rejected' ? { error: data.error } : null;
+        const message = receipt.success ? `executed successfully in block ${receipt.height}` : `failed in block ${receipt.height}: ${receipt.error ?? 'unknown error'}`;
+        return withExtras({ ...receipt, message, transaction, execution }, { warnings, includeRaw: deps.includeRaw, raw: { tx } });
+      },
+    }),
+    defineTool({
+      name: 'get_node_status',
+      title: 'Get node status',
+      description:
+        "The node's chain id (status node_info.network), latest block, whether it is catching up, and whether CHAIN_ID matches (transactions are signed for CHAIN_ID; a mismatch is reported as a warning).",
+      capability: 'read',
+      input: z.object({}),
+      output: z.object({
+        chain_id: z.string(),
+        configured_chain_id: z.string(),
+        chain_id_matches: z.boolean(),
+        latest_block_height: intOut,
+        latest_block_hash: z.string(),
+        latest_block_time: z.string(),
+        latest_app_hash: z.string(),
+        earliest_block_height: intOut,
+        catching_up: z.boolean(),
+        node_id: z.string(),
+        moniker: z.string(),
+        version: z.string(),
+        warnings: warningsOut,
+        raw: rawOut,
+      }),
+      run: async (_args, ctx) => {
+        const status = await nodeCall('reading node status', () => deps.node.status({ signal: ctx.signal }));
+        const network = status.node_info.network;
+        deps.guard.observe(network);
+        const check = { configured: deps.guard.configured, node: network, matches: network === deps.guard.configured };
+        const warnings = check.matches ? [] : [mismatchText(check)];
+        if (status.sync_info.catching_up) warnings.push('the node is catching up: its state may be behind the network');
+        const s = status.sync_info;
+        return withExtras(
+          {
+            chain_id: network,
+            configured_chain_id: check.configured,
+            chain_id_matches: check.matches,
+            latest_block_height: intValue(BigInt(s.latest_block_height)),
+            latest_block_hash: s.latest_block_hash,
+            latest_block_time: s.latest_block_time,
+            latest_app_hash: s.latest_app_hash,
+            earliest_block_height: intValue(BigInt(s.earliest_block_height)),
+            catching_up: s.catching_up,
+            node_id: status.node_info.id,
+            moniker: status.node_info.moniker,
+            version: status.node_info.version,
+          },
+          { warnings, includeRaw: deps.includeRaw, raw: { status } },
+        );
+      },
+    }),
+  ];
+}

@@ -1,0 +1,14 @@
+export { simulatePlugin } from './simulate.plugin.js';
+export { simulateConfigSchema, type SimulateConfig } from './simulate.config.js';
+export { SimulatorToken } from './simulator-token.js';
+/** The dry-run payload builder and response decoder, for the dashboard's simulate route. */
+export {
+  ChainSimulator,
+  decodeSimulationResponse,
+  simulationQueryPath,
+  simulationRequestHex,
+  simulationRequestJson,
+  type SimulationLimits,
+  type SimulationRequest,
+  type SimulationResponse,
+} from '../../core/chain/simulation.js';

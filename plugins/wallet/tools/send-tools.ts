@@ -1,0 +1,97 @@
+import { z } from 'zod';
+import type { JsonObject } from '../../../core/chain/canonical-json.js';
+import type { TransactionSubmission, TransactionSubmitter } from '../../../core/chain/transaction-submitter.js';
+import {
+  addressSchema,
+  contractNameSchema,
+  decimalSchema,
+  functionNameSchema,
+  kwargsSchema,
+  privateKeySchema,
+  transactionSubmissionOut,
+  withExtras,
+} from '../../../core/tools/chain-schemas.js';
+import { defineTool, type ToolDefinition } from '../../../core/tools/tool.js';
+
+export interface SendToolDeps {
+  submitter(): TransactionSubmitter;
+  includeRaw: boolean;
+  /** How long `wait` may take; the tool's own timeout is this plus a margin. */
+  waitTimeoutMs: number;
+}
+
+const waitSchema = z
+  .boolean()
+  .default(true)
+  .describe('wait for the block and return the receipt (default true); false returns once CheckTx accepted the transaction');
+
+const FLOW =
+  'Dry-runs the call first and refuses (nothing is sent) when it would fail; supplies chi = max(ceil(estimate × 1.1), estimate + 10) by default; manages the nonce; waits for the block unless wait is false.';
+
+export function sendTools(deps: SendToolDeps): ToolDefinition[] {
+  const timeoutMs = deps.waitTimeoutMs + 30_000;
+  const finish = (submission: TransactionSubmission) =>
+    withExtras(submission, { includeRaw: deps.includeRaw, raw: { broadcast_tx_sync: submission.response } });
+  return [
+    defineTool({
+      name: 'send_transaction',
+      title: 'Send transaction',
+      description: `Signs and sends a contract call (contract.function(**kwargs)) from the private key's account. ${FLOW} Returns the submission with its receipt.`,
+      capability: 'unsafe',
+      timeoutMs,
+      input: z.object({
+        private_key: privateKeySchema,
+        contract: contractNameSchema,
+        function: functionNameSchema,
+        kwargs: kwargsSchema,
+        wait: waitSchema,
+        chi_supplied: z.number().int().min(1).max(Number.MAX_SAFE_INTEGER).optional().describe('explicit chi limit; default: the dry-run estimate with the margin'),
+      }),
+      output: transactionSubmissionOut,
+      hints: { idempotentHint: false, openWorldHint: true },
+      run: async (args, ctx) =>
+        finish(
+          await deps.submitter().submit({
+            key: args.private_key,
+            contract: args.contract,
+            function: args.function,
+            kwargs: args.kwargs,
+            wait: args.wait,
+            chiSupplied: args.chi_supplied,
+            signal: ctx.signal,
+          }),
+        ),
+    }),
+    defineTool({
+      name: 'send_tokens',
+      title: 'Send tokens',
+      description: `Transfers an exact amount of a token (default currency) to an address: <token_contract>.transfer(amount, to). ${FLOW}`,
+      capability: 'unsafe',
+      timeoutMs,
+      input: z.object({
+        private_key: privateKeySchema,
+        to_address: addressSchema,
+        token_contract: contractNameSchema.default('currency'),
+        amount: decimalSchema({ description: 'amount to send, > 0, exact decimal as a string ("12.5") or number; at most 30 decimal places' }),
+        wait: waitSchema,
+      }),
+      output: transactionSubmissionOut,
+      hints: { idempotentHint: false, openWorldHint: true },
+      run: async (args, ctx) => {
+        const kwargs = Object.create(null) as JsonObject;
+        kwargs['amount'] = { __fixed__: args.amount.toFixedWrapperString() };
+        kwargs['to'] = args.to_address;
+        return finish(
+          await deps.submitter().submit({
+            key: args.private_key,
+            contract: args.token_contract,
+            function: 'transfer',
+            kwargs,
+            wait: args.wait,
+            signal: ctx.signal,
+          }),
+        );
+      },
+    }),
+  ];
+}

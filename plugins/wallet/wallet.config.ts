@@ -1,0 +1,17 @@
+import { z } from 'zod';
+
+/** `plugins.wallet`: how sends pick chi and wait for their block (see core/chain/transaction-submitter.ts). */
+export const walletConfigSchema = z.strictObject({
+  /** chi = max(ceil(estimate × chiMargin), estimate + chiFloor). An exact decimal ≥ 1. */
+  chiMargin: z
+    .union([z.string().regex(/^\d+(\.\d+)?$/, 'must be a decimal such as "1.1"'), z.number().min(1)])
+    .default('1.1')
+    .refine((v) => Number(v) >= 1, 'must be at least 1'),
+  chiFloor: z.number().int().min(0).max(1_000_000).default(10),
+  /** How long send tools wait for the block when `wait` is true. */
+  waitTimeoutMs: z.number().int().min(100).max(300_000).default(30_000),
+  /** Polling interval for the transaction when the node offers no event stream. */
+  pollIntervalMs: z.number().int().min(10).max(10_000).default(250),
+});
+
+export type WalletConfig = z.output<typeof walletConfigSchema>;
