@@ -1,0 +1,145 @@
+import { PGlite } from '@electric-sql/pglite';
+import knexFactory, { type Knex } from 'knex';
+import ClientPGLite from 'knex-pglite';
+import { closeSync, existsSync, openSync, readdirSync, readFileSync, rmSync, writeSync } from 'node:fs';
+import { join } from 'node:path';
+import pg from 'pg';
+import type { BdsSource } from './bds-source.js';
+
+/**
+ * The BDS database opened by GraphQL itself (standalone `chain-graphql`, or a host without the
+ * `bds` plugin). PostgreSQL: a small pool whose sessions are read-only, in UTC, with the
+ * statement timeout set on the server. PGlite: the existing data directory, taken with the
+ * same `.lock` file protocol the BDS worker uses, so the two never open it at once.
+ *
+ * Type parsers keep BIGINT, NUMERIC and TIMESTAMPTZ as text: GraphQL sends them as strings
+ * anyway, and text keeps every digit and microsecond.
+ */
+export interface OwnDatabaseOptions {
+  url: string | null;
+  pgliteDir: string;
+  schema: string;
+  poolMax: number;
+  statementTimeoutMs: number;
+}
+
+const TEXT_OIDS = [20 /* int8 */, 1700 /* numeric */, 1114 /* timestamp */, 1184 /* timestamptz */];
+const identity = (text: string) => text;
+
+export class DatabaseInUseError extends Error {}
+
+export async function openOwnDatabase(options: OwnDatabaseOptions): Promise<BdsSource> {
+  return options.url ? openPostgres(options) : openPglite(options);
+}
+
+function openPostgres(options: OwnDatabaseOptions): BdsSource {
+  const url = options.url!;
+  const knex = knexFactory({
+    client: 'pg',
+    connection: {
+      connectionString: url,
+      application_name: 'chain-graphql',
+      options: `-c TimeZone=UTC -c statement_timeout=${options.statementTimeoutMs} -c default_transaction_read_only=on`,
+      types: {
+        getTypeParser: (oid: number, format?: string) =>
+          TEXT_OIDS.includes(oid) && format !== 'binary' ? identity : pg.types.getTypeParser(oid, (format ?? 'text') as 'text'),
+      },
+    } as Knex.PgConnectionConfig,
+    pool: { min: 0, max: options.poolMax, propagateCreateError: false },
+    acquireConnectionTimeout: 10_000,
+  });
+  return {
+    knex,
+    schema: options.schema,
+    kind: 'postgres',
+    describe: () => `PostgreSQL ${redact(url)} (schema ${options.schema})`,
+    close: () => knex.destroy(),
+  };
+}
+
+async function openPglite(options: OwnDatabaseOptions): Promise<BdsSource> {
+  const dir = options.pgliteDir;
+  if (!existsSync(dir) || readdirSync(dir).filter((f) => f !== '.lock').length === 0) {
+    throw new Error(`no BDS database at ${dir}: run the bds plugin first to create it, or set CHAIN_BDS_DATABASE_URL to a PostgreSQL server`);
+  }
+  const release = takeLock(dir);
+  try {
+    const parsers = Object.fromEntries(TEXT_OIDS.map((oid) => [oid, identity]));
+    const pglite = new PGlite(dir, { parsers });
+    await pglite.waitReady;
+    await pglite.exec(`SET TIME ZONE 'UTC'`);
+    const knex = knexFactory({
+      client: ClientPGLite as unknown as typeof Knex.Client,
+      connection: { pglite } as unknown as Knex.StaticConnectionConfig,
+      useNullAsDefault: true,
+    });
+    return {
+      knex,
+      schema: options.schema,
+      kind: 'pglite',
+      describe: () => `PGlite at ${dir} (schema ${options.schema})`,
+      close: async () => {
+        await knex.destroy().catch(() => undefined);
+        if (!pglite.closed) await pglite.close().catch(() => undefined);
+        release();
+      },
+    };
+  } catch (err) {
+    release();
+    throw err;
+  }
+}
+
+/** `<dir>/.lock` holding the owner's pid, created exclusively; a lock whose owner is gone is taken over. */
+function takeLock(dir: string): () => void {
+  const file = join(dir, '.lock');
+  for (let attempt = 0; attempt < 2; attempt++) {
+    try {
+      const fd = openSync(file, 'wx');
+      writeSync(fd, String(process.pid));
+      closeSync(fd);
+      return () => {
+        if (ownerOf(file) === process.pid) rmSync(file, { force: true });
+      };
+    } catch (err) {
+      if ((err as NodeJS.ErrnoException).code !== 'EEXIST') throw err;
+      const owner = ownerOf(file);
+      if (owner !== null && isAlive(owner)) {
+        throw new DatabaseInUseError(
+          `the BDS PGlite database at ${dir} is in use by process ${owner}${owner === process.pid ? ' (this one)' : ''}; ` +
+          'PGlite allows one process: run GraphQL in that host (add "graphql" to its plugins) or put BDS on a PostgreSQL server (CHAIN_BDS_DATABASE_URL)',
+        );
+      }
+      rmSync(file, { force: true });
+    }
+  }
+  throw new Error(`could not take the lock ${file}; remove it if no process uses ${dir}`);
+}
+
+function ownerOf(file: string): number | null {
+  try {
+    const pid = Number(readFileSync(file, 'utf8').trim());
+    return Number.isInteger(pid) && pid > 0 ? pid : null;
+  } catch {
+    return null;
+  }
+}
+
+function isAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (err) {
+    return (err as NodeJS.ErrnoException).code === 'EPERM';
+  }
+}
+
+function redact(url: string): string {
+  try {
+    const u = new URL(url);
+    if (u.password) u.password = '***';
+    return u.toString();
+  } catch {
+    return '(unparseable database URL)';
+  }
+}

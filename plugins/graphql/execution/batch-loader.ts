@@ -1,0 +1,56 @@
+/**
+ * A minimal DataLoader: `load(key)` calls made while the resolvers of one execution step run
+ * are collected and answered by one `batch(keys)` call. Dispatch waits for the current promise
+ * jobs and then one `process.nextTick`, as DataLoader does, so sibling resolvers (every node of
+ * a page) land in the same batch. Results are cached per request by key.
+ */
+export class BatchLoader<K, V> {
+  private readonly cache = new Map<string, Promise<V>>();
+  private queue: Array<{ key: K; id: string; resolve(v: V): void; reject(e: unknown): void }> = [];
+  private scheduled = false;
+
+  /**
+   * @param batch answers every key: a Map from key id to value (a missing id means `missing`).
+   * @param idOf a string identity for a key (tuples of column values).
+   */
+  constructor(
+    private readonly batch: (keys: K[]) => Promise<Map<string, V>>,
+    private readonly idOf: (key: K) => string,
+    private readonly missing: V,
+  ) {}
+
+  load(key: K): Promise<V> {
+    const id = this.idOf(key);
+    const cached = this.cache.get(id);
+    if (cached) return cached;
+    const promise = new Promise<V>((resolve, reject) => {
+      this.queue.push({ key, id, resolve, reject });
+    });
+    this.cache.set(id, promise);
+    if (!this.scheduled) {
+      this.scheduled = true;
+      void Promise.resolve().then(() => process.nextTick(() => void this.dispatch()));
+    }
+    return promise;
+  }
+
+  private async dispatch(): Promise<void> {
+    const queue = this.queue;
+    this.queue = [];
+    this.scheduled = false;
+    try {
+      const results = await this.batch(queue.map((q) => q.key));
+      for (const q of queue) q.resolve(results.has(q.id) ? results.get(q.id)! : this.missing);
+    } catch (err) {
+      for (const q of queue) {
+        this.cache.delete(q.id);
+        q.reject(err);
+      }
+    }
+  }
+}
+
+/** Identity of a key tuple; `1` and `"1"` are the same key (bigint columns arrive either way). */
+export function keyId(values: readonly unknown[]): string {
+  return JSON.stringify(values.map((v) => (v === null || v === undefined ? null : typeof v === 'object' ? JSON.stringify(v) : String(v))));
+}

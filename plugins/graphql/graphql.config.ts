@@ -1,0 +1,51 @@
+import { z } from 'zod';
+
+/**
+ * `plugins.graphql` options. Address defaults follow the spec (`http://127.0.0.1:5000/graphql`);
+ * the body cap and statement timeout follow upstream's PostGraphile set-up (1 MiB, 10 s); the
+ * page cap follows graphql.md §6 (suggested maximum 1000). Depth and cost limits are
+ * chainhost's own.
+ */
+const port = z.number({ error: 'must be a port number' }).int('must be an integer').min(0, 'must be 0..65535').max(65535, 'must be 0..65535');
+const int = (min: number, max: number) => z.number({ error: `must be an integer ${min}..${max}` }).int(`must be an integer ${min}..${max}`).min(min, `must be ${min}..${max}`).max(max, `must be ${min}..${max}`);
+
+export const graphqlConfigSchema = z.strictObject({
+  /** False keeps the plugin loaded but serves nothing and opens no database. */
+  enabled: z.boolean().default(true),
+  host: z.string().min(1, 'must not be empty').default('127.0.0.1'),
+  port: port.default(5000),
+  path: z.string().regex(/^\/[A-Za-z0-9._~-]+(?:\/[A-Za-z0-9._~-]+)*$/, 'must be a URL path such as /graphql').default('/graphql'),
+  /** `--public-query`: with CHAIN_PUBLIC_QUERY_ENABLED=1 lets GraphQL bind beyond loopback (spec 5.6). */
+  publicQuery: z.boolean().default(false),
+  /** Serve the GraphiQL page (GET on the path and `/graphiql`). Off, as upstream's newest preset. */
+  graphiql: z.boolean().default(false),
+  /**
+   * Used only when no `bds` plugin runs in this host: a PostgreSQL URL (default: the host
+   * setting `bds.databaseUrl` ← CHAIN_BDS_DATABASE_URL), else PGlite in `pgliteDir`
+   * (default `<home>/bds`), which must not be open in another process.
+   */
+  databaseUrl: z.string().min(1).nullable().default(null),
+  pgliteDir: z.string().min(1).nullable().default(null),
+  /** Schema holding the BDS tables when opened here (`public` as upstream). */
+  schema: z.string().regex(/^[A-Za-z_][A-Za-z0-9_]{0,62}$/, 'must be a plain SQL identifier').default('public'),
+  poolMaxSize: int(1, 100).default(10),
+  /** Per SQL statement; the database cancels it (PGlite: the request gives up waiting). */
+  statementTimeoutMs: int(100, 600_000).default(10_000),
+  bodyLimitBytes: int(1024, 16 * 1024 * 1024).default(1024 * 1024),
+  /** Largest `first`/`last`, and the page size of a root connection when a query gives neither. */
+  maxPageSize: int(1, 10_000).default(1000),
+  /**
+   * Page size of a relation connection (`Block.transactionsByBlockHeight`) when the query gives
+   * neither `first` nor `last`; `pageInfo.hasNextPage` tells when more exist. Capped by maxPageSize.
+   */
+  relationPageSize: int(1, 10_000).default(100),
+  /** Deepest field nesting of a query (introspection has its own fixed limit). */
+  maxDepth: int(2, 100).default(16),
+  /** Largest estimated cost: object and connection fields × the rows they are read for (nested connections multiply). */
+  maxComplexity: int(10, 100_000_000).default(250_000),
+  /** Largest query document, in GraphQL tokens. */
+  maxTokens: int(100, 1_000_000).default(10_000),
+});
+
+export type GraphqlOptions = z.output<typeof graphqlConfigSchema>;
+export type GraphqlOptionsInput = z.input<typeof graphqlConfigSchema>;

@@ -1,0 +1,155 @@
+import { GraphQLBoolean, GraphQLError, GraphQLInt, GraphQLScalarType, GraphQLString, Kind, type GraphQLScalarType as ScalarType, type ValueNode } from 'graphql';
+import type { PgColumnType } from '../catalog/table-definition.js';
+
+/**
+ * PostGraphile's scalars and wire forms (graphql.md §2): BIGINT → `BigInt` as a string,
+ * NUMERIC → `BigFloat` as a string, TIMESTAMPTZ → `Datetime` (ISO-8601, microseconds,
+ * `+00:00`), JSONB → `JSON` (values, not strings), plus the opaque `Cursor`. Output accepts
+ * whatever the driver hands over (number, bigint, string, Date) so the shape never depends on
+ * the database handle's type parsers.
+ */
+const INTEGER = /^-?\d+$/;
+const DECIMAL = /^-?(?:\d+(?:\.\d*)?|\.\d+)(?:[eE][+-]?\d+)?$/;
+
+function literalText(ast: ValueNode, scalar: string): string {
+  if (ast.kind === Kind.STRING || ast.kind === Kind.INT || ast.kind === Kind.FLOAT) return ast.value;
+  throw new GraphQLError(`${scalar} cannot represent a non-string, non-number value; pass it as a string`, { nodes: ast });
+}
+
+function inputText(value: unknown, scalar: string): string {
+  if (typeof value === 'string') return value;
+  if (typeof value === 'number' && Number.isFinite(value)) return String(value);
+  if (typeof value === 'bigint') return value.toString();
+  throw new GraphQLError(`${scalar} cannot represent ${JSON.stringify(value) ?? String(value)}; pass it as a string`);
+}
+
+function parseBigInt(text: string): string {
+  const t = text.trim();
+  if (!INTEGER.test(t)) throw new GraphQLError(`BigInt cannot represent ${JSON.stringify(text)}: expected an integer such as "42"`);
+  const n = BigInt(t);
+  if (n < -(2n ** 63n) || n > 2n ** 63n - 1n) throw new GraphQLError(`BigInt ${t} is outside the 64-bit range of the column`);
+  return n.toString();
+}
+
+export const GraphQLBigInt = new GraphQLScalarType({
+  name: 'BigInt',
+  description: 'A signed eight-byte integer, sent and received as a string so no precision is lost.',
+  serialize: (value) => (typeof value === 'string' ? value : typeof value === 'bigint' ? value.toString() : String(value)),
+  parseValue: (value) => parseBigInt(inputText(value, 'BigInt')),
+  parseLiteral: (ast) => parseBigInt(literalText(ast, 'BigInt')),
+});
+
+function parseBigFloat(text: string): string {
+  const t = text.trim();
+  if (!DECIMAL.test(t)) throw new GraphQLError(`BigFloat cannot represent ${JSON.stringify(text)}: expected a decimal such as "12.5"`);
+  return t;
+}
+
+export const GraphQLBigFloat = new GraphQLScalarType({
+  name: 'BigFloat',
+  description: 'An arbitrary-precision decimal, sent and received as a string.',
+  serialize: (value) => (typeof value === 'string' ? value : String(value)),
+  parseValue: (value) => parseBigFloat(inputText(value, 'BigFloat')),
+  parseLiteral: (ast) => parseBigFloat(literalText(ast, 'BigFloat')),
+});
+
+const PG_TIMESTAMP = /^(\d{4,}-\d{2}-\d{2})[ T](\d{2}:\d{2}:\d{2})(?:\.(\d{1,6}))?(Z|[+-]\d{2}(?::?\d{2})?)?$/;
+
+/** PostGraphile's form: `2026-01-01T00:00:10.000000+00:00`. */
+export function formatDatetime(value: unknown): string {
+  if (value instanceof Date) return value.toISOString().replace(/\.(\d{3})Z$/, '.$1000+00:00');
+  const text = String(value);
+  if (text.length === 32 && text[10] === 'T' && text[19] === '.' && text.endsWith('+00:00')) return text; // already in form
+  const m = PG_TIMESTAMP.exec(text);
+  if (!m) return text;
+  let zone = m[4] ?? '+00:00';
+  if (zone === 'Z') zone = '+00:00';
+  else if (/^[+-]\d{2}$/.test(zone)) zone += ':00';
+  else if (/^[+-]\d{4}$/.test(zone)) zone = `${zone.slice(0, 3)}:${zone.slice(3)}`;
+  return `${m[1]}T${m[2]}.${(m[3] ?? '').padEnd(6, '0')}${zone}`;
+}
+
+function parseDatetime(text: string): string {
+  const t = text.trim();
+  if (!/^\d{4}-\d{2}-\d{2}/.test(t) || Number.isNaN(Date.parse(t.replace(' ', 'T')))) {
+    throw new GraphQLError(`Datetime cannot represent ${JSON.stringify(text)}: expected ISO-8601 such as "2026-01-01T00:00:00Z"`);
+  }
+  return t;
+}
+
+export const GraphQLDatetime = new GraphQLScalarType({
+  name: 'Datetime',
+  description: 'A point in time as an ISO-8601 string with time zone (RFC 3339).',
+  serialize: formatDatetime,
+  parseValue: (value) => {
+    if (typeof value !== 'string') throw new GraphQLError(`Datetime cannot represent ${JSON.stringify(value) ?? String(value)}; pass an ISO-8601 string`);
+    return parseDatetime(value);
+  },
+  parseLiteral: (ast) => {
+    if (ast.kind !== Kind.STRING) throw new GraphQLError('Datetime must be an ISO-8601 string', { nodes: ast });
+    return parseDatetime(ast.value);
+  },
+});
+
+function jsonLiteral(ast: ValueNode, variables: Record<string, unknown> | null | undefined): unknown {
+  switch (ast.kind) {
+    case Kind.STRING:
+    case Kind.BOOLEAN:
+      return ast.value;
+    case Kind.INT: {
+      const n = Number(ast.value);
+      return Number.isSafeInteger(n) ? n : BigInt(ast.value);
+    }
+    case Kind.FLOAT:
+      return Number(ast.value);
+    case Kind.NULL:
+      return null;
+    case Kind.LIST:
+      return ast.values.map((v) => jsonLiteral(v, variables));
+    case Kind.OBJECT:
+      return Object.fromEntries(ast.fields.map((f) => [f.name.value, jsonLiteral(f.value, variables)]));
+    case Kind.VARIABLE:
+      return variables ? variables[ast.name.value] : undefined;
+    default:
+      throw new GraphQLError(`JSON cannot represent ${ast.kind}`, { nodes: ast });
+  }
+}
+
+export const GraphQLJSON = new GraphQLScalarType({
+  name: 'JSON',
+  description: 'A JSON value: objects and arrays as themselves, not as strings.',
+  serialize: (value) => value,
+  parseValue: (value) => value,
+  parseLiteral: jsonLiteral,
+});
+
+export const GraphQLCursor = new GraphQLScalarType({
+  name: 'Cursor',
+  description: 'An opaque pagination cursor; pass back `startCursor`/`endCursor`/`edges.cursor` as `before`/`after`.',
+  serialize: (value) => String(value),
+  parseValue: (value) => {
+    if (typeof value !== 'string') throw new GraphQLError('Cursor must be a string returned by a previous query');
+    return value;
+  },
+  parseLiteral: (ast) => {
+    if (ast.kind !== Kind.STRING) throw new GraphQLError('Cursor must be a string returned by a previous query', { nodes: ast });
+    return ast.value;
+  },
+});
+
+export function scalarFor(type: PgColumnType): ScalarType {
+  switch (type) {
+    case 'text': return GraphQLString;
+    case 'bigint': return GraphQLBigInt;
+    case 'integer': return GraphQLInt;
+    case 'numeric': return GraphQLBigFloat;
+    case 'boolean': return GraphQLBoolean;
+    case 'jsonb': return GraphQLJSON;
+    case 'timestamptz': return GraphQLDatetime;
+  }
+}
+
+/** Numeric columns take part in sum/min/max/average (pg-aggregates' "number-like"). */
+export function isNumberLike(type: PgColumnType): boolean {
+  return type === 'bigint' || type === 'integer' || type === 'numeric';
+}

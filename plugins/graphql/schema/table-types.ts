@@ -1,0 +1,241 @@
+import {
+  GraphQLBoolean, GraphQLEnumType, GraphQLID, GraphQLInputObjectType, GraphQLInt, GraphQLInterfaceType, GraphQLList, GraphQLNonNull,
+  GraphQLObjectType, type GraphQLFieldConfig, type GraphQLFieldConfigArgumentMap, type GraphQLFieldConfigMap, type GraphQLOutputType,
+  type GraphQLResolveInfo, type SelectionSetNode,
+} from 'graphql';
+import { backwardRelationName, fieldName, forwardRelationName, typeNames } from '../catalog/inflection.js';
+import { columnOf, type ForeignKeyDefinition, type TableDefinition } from '../catalog/table-definition.js';
+import type { GraphqlRequestContext } from '../execution/request-context.js';
+import type { Row } from '../execution/sql-runner.js';
+import { ConnectionValue, rowByKey, type RelationKey } from '../execution/table-reader.js';
+import { pageSizesFor, planConnection, type ConnectionArgs } from '../sql/connection-plan.js';
+import { DEFAULT_ORDER, orderByValues } from '../sql/order-by.js';
+import { aggregateTypes, groupByOf, requestedAggregates } from './aggregate-types.js';
+import { tableFilterType } from './filter-types.js';
+import { encodeNodeId } from './node-id.js';
+import { GraphQLCursor, scalarFor } from './scalars.js';
+import { selectedFields } from './selection.js';
+
+/**
+ * Every GraphQL type PostGraphile derives from one table — the row type (implementing `Node`),
+ * `<Types>Connection`, `<Types>Edge`, `<Types>OrderBy`, `<Type>Condition`, `<Type>Filter` and
+ * the aggregate types — plus the relation fields that follow from foreign keys in both
+ * directions. Field configs of connections carry `extensions.chainhostConnection` so the
+ * request limiter can plan them before execution.
+ */
+export interface ConnectionFieldExtension {
+  chainhostConnection: { table: TableDefinition; relation: boolean };
+}
+
+type Resolver = GraphQLFieldConfig<unknown, GraphqlRequestContext>;
+
+export const PageInfoType = new GraphQLObjectType<ConnectionValue, GraphqlRequestContext>({
+  name: 'PageInfo',
+  description: 'Information about pagination in a connection.',
+  fields: {
+    hasNextPage: { type: new GraphQLNonNull(GraphQLBoolean), description: 'When paginating forwards, are there more items?', resolve: (c) => c.hasNextPage() },
+    hasPreviousPage: { type: new GraphQLNonNull(GraphQLBoolean), description: 'When paginating backwards, are there more items?', resolve: (c) => c.hasPreviousPage() },
+    startCursor: {
+      type: GraphQLCursor, description: 'When paginating backwards, the cursor to continue.',
+      resolve: async (c) => { const rows = (await c.page()).rows; return rows.length ? c.cursorOf(rows[0]!) : null; },
+    },
+    endCursor: {
+      type: GraphQLCursor, description: 'When paginating forwards, the cursor to continue.',
+      resolve: async (c) => { const rows = (await c.page()).rows; return rows.length ? c.cursorOf(rows[rows.length - 1]!) : null; },
+    },
+  },
+});
+
+export class TableTypes {
+  private readonly objects = new Map<string, GraphQLObjectType>();
+  private readonly connections = new Map<string, GraphQLObjectType>();
+  private readonly args = new Map<string, GraphQLFieldConfigArgumentMap>();
+  private readonly byName: Map<string, TableDefinition>;
+
+  constructor(readonly tables: readonly TableDefinition[], readonly nodeInterface: GraphQLInterfaceType) {
+    this.byName = new Map(tables.map((t) => [t.name, t]));
+    for (const t of tables) this.build(t);
+  }
+
+  table(name: string): TableDefinition {
+    const t = this.byName.get(name);
+    if (!t) throw new Error(`no GraphQL table ${name}`);
+    return t;
+  }
+
+  objectType(table: TableDefinition): GraphQLObjectType {
+    return this.objects.get(table.name)!;
+  }
+
+  connectionType(table: TableDefinition): GraphQLObjectType {
+    return this.connections.get(table.name)!;
+  }
+
+  connectionArgs(table: TableDefinition): GraphQLFieldConfigArgumentMap {
+    return this.args.get(table.name)!;
+  }
+
+  /** A connection field over `table`; `relation` maps the source row to the child's key (backward relations). */
+  connectionField(table: TableDefinition, description: string, relation: ((source: Row) => RelationKey) | null, nullable: boolean): Resolver {
+    const type = this.connectionType(table);
+    return {
+      type: nullable ? type : new GraphQLNonNull(type),
+      description,
+      args: this.connectionArgs(table),
+      extensions: { chainhostConnection: { table, relation: relation !== null } } satisfies ConnectionFieldExtension,
+      resolve: (source, args, ctx, info) => new ConnectionValue(
+        ctx,
+        planConnection(table, args as ConnectionArgs, pageSizesFor(ctx.pageSizes, relation !== null)),
+        relation ? relation(source as Row) : null,
+        this.columnsRead(table, info),
+      ),
+    };
+  }
+
+  /**
+   * The columns a connection's rows must carry for the fields the query selects under `nodes`
+   * and `edges.node`: the column fields, the keys of relations and of `nodeId`.
+   */
+  columnsRead(table: TableDefinition, info: GraphQLResolveInfo): string[] {
+    const nodeSets: Array<SelectionSetNode | undefined> = [];
+    for (const f of selectedFields(info.fieldNodes.map((n) => n.selectionSet), info.fragments)) {
+      if (f.name.value === 'nodes') nodeSets.push(f.selectionSet);
+      else if (f.name.value === 'edges') {
+        for (const e of selectedFields([f.selectionSet], info.fragments)) if (e.name.value === 'node') nodeSets.push(e.selectionSet);
+      }
+    }
+    const byField = this.fieldColumns.get(table.name)!;
+    const out = new Set<string>();
+    for (const f of selectedFields(nodeSets, info.fragments)) for (const c of byField.get(f.name.value) ?? []) out.add(c);
+    return [...out];
+  }
+
+  /** Field name → the columns it reads, per table (columns, relation keys, nodeId). */
+  private readonly fieldColumns = new Map<string, Map<string, readonly string[]>>();
+
+  private mapFieldColumns(table: TableDefinition): void {
+    const map = new Map<string, readonly string[]>([['nodeId', table.primaryKey]]);
+    for (const c of table.columns) map.set(fieldName(c.name), [c.name]);
+    for (const fk of table.foreignKeys ?? []) {
+      const target = this.byName.get(fk.references.table);
+      if (target) map.set(forwardRelationName(target, fk), fk.columns);
+    }
+    for (const child of this.tables) {
+      for (const fk of child.foreignKeys ?? []) if (fk.references.table === table.name) map.set(backwardRelationName(child, fk), fk.references.columns);
+    }
+    this.fieldColumns.set(table.name, map);
+  }
+
+  private build(table: TableDefinition): void {
+    this.mapFieldColumns(table);
+    const orderBy = new GraphQLEnumType({
+      name: typeNames.orderBy(table),
+      description: `Methods to use when ordering \`${table.typeName}\`.`,
+      values: Object.fromEntries(orderByValues(table).map((v) => [v, { value: v }])),
+    });
+    const condition = new GraphQLInputObjectType({
+      name: typeNames.condition(table),
+      description: `A condition to be used against \`${table.typeName}\` object types. All fields are tested for equality and combined with a logical ‘and.’`,
+      fields: () => Object.fromEntries(table.columns.map((c) => [fieldName(c.name), { type: scalarFor(c.type), description: `Checks for equality with the object’s \`${fieldName(c.name)}\` field.` }])),
+    });
+    const filter = tableFilterType(table, typeNames.filter(table));
+    const { aggregates, groupBy } = aggregateTypes(table);
+
+    const object = new GraphQLObjectType<Row, GraphqlRequestContext>({
+      name: table.typeName,
+      description: table.description,
+      interfaces: [this.nodeInterface],
+      fields: () => this.rowFields(table),
+    });
+    const edge = new GraphQLObjectType<{ row: Row; connection: ConnectionValue }>({
+      name: typeNames.edge(table),
+      description: `A \`${table.typeName}\` edge in the connection.`,
+      fields: {
+        cursor: { type: GraphQLCursor, description: 'A cursor for use in pagination.', resolve: (e) => e.connection.cursorOf(e.row) },
+        node: { type: object, description: `The \`${table.typeName}\` at the end of the edge.`, resolve: (e) => e.row },
+      },
+    });
+    const connection = new GraphQLObjectType<ConnectionValue, GraphqlRequestContext>({
+      name: typeNames.connection(table),
+      description: `A list of \`${table.typeName}\` values.`,
+      fields: {
+        nodes: { type: new GraphQLNonNull(new GraphQLList(object)), description: `A list of \`${table.typeName}\` objects.`, resolve: async (c) => (await c.page()).rows },
+        edges: {
+          type: new GraphQLNonNull(new GraphQLList(new GraphQLNonNull(edge))),
+          description: `A list of edges which contains the \`${table.typeName}\` and cursor to aid in pagination.`,
+          resolve: async (c) => (await c.page()).rows.map((row) => ({ row, connection: c })),
+        },
+        pageInfo: { type: new GraphQLNonNull(PageInfoType), description: 'Information to aid in pagination.', resolve: (c) => c },
+        totalCount: { type: new GraphQLNonNull(GraphQLInt), description: `The count of *all* \`${table.typeName}\` you could get from the connection.`, resolve: (c) => c.totalCount() },
+        aggregates: {
+          type: aggregates,
+          description: `Aggregates across the matching connection (ignoring before/after/first/last/offset)`,
+          resolve: (c, _args, _ctx, info) => c.aggregates(requestedAggregates(table, info)),
+        },
+        groupedAggregates: {
+          type: new GraphQLList(new GraphQLNonNull(aggregates)),
+          description: 'Grouped aggregates across the matching connection (ignoring before/after/first/last/offset)',
+          args: { groupBy: { type: new GraphQLNonNull(new GraphQLList(new GraphQLNonNull(groupBy))), description: 'The method to use when grouping `' + table.typeName + '` for these aggregates.' } },
+          resolve: (c, args: { groupBy: string[] }, _ctx, info) => c.grouped(requestedAggregates(table, info), groupByOf(table, args.groupBy)),
+        },
+      },
+    });
+    this.objects.set(table.name, object);
+    this.connections.set(table.name, connection);
+    this.args.set(table.name, {
+      first: { type: GraphQLInt, description: 'Only read the first `n` values of the set.' },
+      last: { type: GraphQLInt, description: 'Only read the last `n` values of the set.' },
+      offset: { type: GraphQLInt, description: 'Skip the first `n` values from our `after` cursor, an alternative to cursor based pagination. May not be used with `last`.' },
+      before: { type: GraphQLCursor, description: 'Read all values in the set before (above) this cursor.' },
+      after: { type: GraphQLCursor, description: 'Read all values in the set after (below) this cursor.' },
+      orderBy: { type: new GraphQLList(new GraphQLNonNull(orderBy)), defaultValue: DEFAULT_ORDER, description: `The method to use when ordering \`${table.typeName}\`.` },
+      condition: { type: condition, description: 'A condition to be used in determining which values should be returned by the collection.' },
+      filter: { type: filter, description: 'A filter to be used in determining which values should be returned by the collection.' },
+    });
+  }
+
+  private rowFields(table: TableDefinition): GraphQLFieldConfigMap<Row, GraphqlRequestContext> {
+    const fields: GraphQLFieldConfigMap<Row, GraphqlRequestContext> = {
+      nodeId: {
+        type: new GraphQLNonNull(GraphQLID),
+        description: 'A globally unique identifier. Can be used in various places throughout the system to identify this single value.',
+        resolve: (row) => encodeNodeId(table, row),
+      },
+    };
+    const add = (name: string, field: GraphQLFieldConfig<Row, GraphqlRequestContext>) => {
+      if (name in fields) throw new Error(`GraphQL type ${table.typeName}: field ${name} would be defined twice (a column and a relation, or two relations, share the name)`);
+      fields[name] = field;
+    };
+    for (const c of table.columns) {
+      const scalar = scalarFor(c.type);
+      const name = c.name;
+      add(fieldName(c.name), { type: c.nullable ? scalar : new GraphQLNonNull(scalar), description: c.description, resolve: (row) => row[name] });
+    }
+    for (const fk of table.foreignKeys ?? []) {
+      const target = this.byName.get(fk.references.table);
+      if (!target) continue;
+      add(forwardRelationName(target, fk), this.forwardRelation(table, target, fk));
+    }
+    for (const child of this.tables) {
+      for (const fk of child.foreignKeys ?? []) {
+        if (fk.references.table !== table.name) continue;
+        add(backwardRelationName(child, fk), this.connectionField(
+          child,
+          `Reads and enables pagination through a set of \`${child.typeName}\`.`,
+          (row) => ({ columns: fk.columns.map((c) => columnOf(child, c)), values: fk.references.columns.map((c) => row[c]) }),
+          false,
+        ) as GraphQLFieldConfig<Row, GraphqlRequestContext>);
+      }
+    }
+    return fields;
+  }
+
+  private forwardRelation(source: TableDefinition, target: TableDefinition, fk: ForeignKeyDefinition): GraphQLFieldConfig<Row, GraphqlRequestContext> {
+    const keyColumns = fk.references.columns.map((c) => columnOf(target, c));
+    return {
+      type: this.objectType(target) as GraphQLOutputType,
+      description: `Reads a single \`${target.typeName}\` that is related to this \`${source.typeName}\`.`,
+      resolve: (row, _args, ctx) => rowByKey(ctx, target, keyColumns, fk.columns.map((c) => row[c])),
+    };
+  }
+}

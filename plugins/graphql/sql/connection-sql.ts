@@ -1,0 +1,155 @@
+import type { ColumnDefinition, TableDefinition } from '../catalog/table-definition.js';
+import { aggregateAlias, aggregateSql, type GroupByValue, type RequestedAggregate } from './aggregates.js';
+import { TABLE_ALIAS, type ConnectionPlan } from './connection-plan.js';
+import type { OrderTerm } from './order-by.js';
+import { col, FALSE, quoteIdent, Sql } from './sql-fragment.js';
+
+/**
+ * The SELECT statements behind connections, lookups and relations. A "partition" is the set
+ * of parent keys of a batched relation (`Block.transactionsByBlockHeight` for every block of a
+ * page): pages come from one LATERAL join over the keys, counts and aggregates from one GROUP
+ * BY, so a relation costs one statement per level however many parents there are.
+ */
+export interface Partition {
+  /** Child columns matched against the parent keys (the foreign key). */
+  columns: readonly ColumnDefinition[];
+  /** Distinct key tuples, one per parent. */
+  keys: ReadonlyArray<readonly unknown[]>;
+}
+
+const T = TABLE_ALIAS;
+export const KEY_PREFIX = '__k';
+
+export function tableRef(schema: string, table: TableDefinition): string {
+  return `${quoteIdent(schema)}.${quoteIdent(table.name)}`;
+}
+
+/** The columns to read: all of them, or the subset a query needs (in table order). */
+export function selectList(table: TableDefinition, alias = T, only: ReadonlySet<string> | null = null): string {
+  return table.columns.filter((c) => !only || only.has(c.name)).map((c) => col(alias, c.name)).join(', ');
+}
+
+function keyAliases(partition: Partition): string[] {
+  return partition.columns.map((_c, i) => quoteIdent(`${KEY_PREFIX}${i}`));
+}
+
+/** `(t."a", t."b") IN ((?::bigint, ?::int), …)`. */
+export function keyMatch(columns: readonly ColumnDefinition[], keys: ReadonlyArray<readonly unknown[]>, alias = T): Sql {
+  if (keys.length === 0) return FALSE;
+  const left = `(${columns.map((c) => col(alias, c.name)).join(', ')})`;
+  const tuples = keys.map((key) => Sql.build`(${Sql.join(columns.map((c, i) => Sql.value(key[i], c.type)), ', ')})`);
+  return Sql.build`${left} IN (${Sql.join(tuples, ', ')})`;
+}
+
+function orderSql(terms: readonly OrderTerm[], reverse: boolean, alias = T): string {
+  return terms.map((t) => `${col(alias, t.column.name)} ${t.descending !== reverse ? 'DESC' : 'ASC'}`).join(', ');
+}
+
+/**
+ * Rows strictly after `values` in the order (PostgreSQL's default null placement: last when
+ * ascending, first when descending). `before` is `after` under the reversed order.
+ */
+export function boundSql(terms: readonly OrderTerm[], values: readonly unknown[], reverse: boolean, alias = T): Sql {
+  let predicate: Sql = FALSE;
+  for (let i = terms.length - 1; i >= 0; i--) {
+    const term = terms[i]!;
+    const c = col(alias, term.column.name);
+    const v = values[i];
+    const descending = term.descending !== reverse;
+    const nullable = term.column.nullable ?? false;
+    let after: Sql;
+    if (v === null) after = descending ? Sql.raw(`${c} IS NOT NULL`) : FALSE;
+    else {
+      const cmp = Sql.build`${c} ${descending ? '<' : '>'} ${Sql.value(v, term.column.type)}`;
+      after = !descending && nullable ? Sql.or([cmp, Sql.raw(`${c} IS NULL`)]) : cmp;
+    }
+    if (i === terms.length - 1) {
+      predicate = after;
+      continue;
+    }
+    const equal = v === null ? Sql.raw(`${c} IS NULL`) : Sql.build`${c} = ${Sql.value(v, term.column.type)}`;
+    predicate = Sql.or([after, Sql.and([equal, predicate])]);
+  }
+  return predicate;
+}
+
+/** condition/filter plus the `after`/`before` cursor bounds. */
+function boundedWhere(plan: ConnectionPlan): Sql {
+  const parts = [plan.where];
+  if (plan.after) parts.push(boundSql(plan.order.terms, plan.after, false));
+  if (plan.before) parts.push(boundSql(plan.order.terms, plan.before, true));
+  return Sql.and(parts);
+}
+
+/**
+ * One page (limit + 1 rows, to know whether there is more), read backwards for `last`.
+ * Partitioned: the page of every parent key, each row prefixed with its key columns.
+ */
+export function pageSql(schema: string, plan: ConnectionPlan, partition: Partition | null, columns: ReadonlySet<string> | null = null): Sql {
+  const from = tableRef(schema, plan.table);
+  const order = orderSql(plan.order.terms, plan.backward);
+  const tail = `ORDER BY ${order} LIMIT ${plan.limit + 1}${plan.offset ? ` OFFSET ${plan.offset}` : ''}`;
+  if (!partition) {
+    return Sql.build`SELECT ${selectList(plan.table, T, columns)} FROM ${from} AS ${quoteIdent(T)} WHERE ${boundedWhere(plan)} ${tail}`;
+  }
+  const keys = keyAliases(partition);
+  const values = Sql.join(partition.keys.map((key) => Sql.build`(${Sql.join(partition.columns.map((c, i) => Sql.value(key[i], c.type)), ', ')})`), ', ');
+  const join = Sql.and([
+    ...partition.columns.map((c, i) => Sql.raw(`${col(T, c.name)} = "k".${keys[i]}`)),
+    boundedWhere(plan),
+  ]);
+  return Sql.build`SELECT ${keys.map((k) => `"k".${k}`).join(', ')}, "x".* FROM (VALUES ${values}) AS "k"(${keys.join(', ')}) CROSS JOIN LATERAL (SELECT ${selectList(plan.table, T, columns)} FROM ${from} AS ${quoteIdent(T)} WHERE ${join} ${tail}) AS "x"`;
+}
+
+function partitionSelect(partition: Partition | null): string {
+  return partition ? partition.columns.map((c, i) => `${col(T, c.name)} AS ${quoteIdent(`${KEY_PREFIX}${i}`)}`).join(', ') + ', ' : '';
+}
+
+function partitionWhere(plan: ConnectionPlan, partition: Partition | null): Sql {
+  return partition ? Sql.and([keyMatch(partition.columns, partition.keys), plan.where]) : plan.where;
+}
+
+function groupByPartition(partition: Partition | null, extra: string[] = []): string {
+  const cols = [...(partition ? partition.columns.map((c) => col(T, c.name)) : []), ...extra];
+  return cols.length ? ` GROUP BY ${cols.join(', ')}` : '';
+}
+
+/** totalCount: condition and filter only (cursors and page size do not change it, as in PostGraphile). */
+export function countSql(schema: string, plan: ConnectionPlan, partition: Partition | null): Sql {
+  return Sql.build`SELECT ${partitionSelect(partition)}count(*) AS "n" FROM ${tableRef(schema, plan.table)} AS ${quoteIdent(T)} WHERE ${partitionWhere(plan, partition)}${groupByPartition(partition)}`;
+}
+
+/**
+ * Whether rows exist on the far side of a cursor (`hasNextPage` with `before` and no `first`;
+ * `hasPreviousPage` with `after` and no `last`): rows matching the filters that are not
+ * strictly before (after) it. Partitioned: the keys that have such rows.
+ */
+export function beyondCursorSql(schema: string, plan: ConnectionPlan, partition: Partition | null, side: 'after' | 'before'): Sql {
+  const values = side === 'after' ? plan.after! : plan.before!;
+  const notInside = Sql.build`NOT (${boundSql(plan.order.terms, values, side === 'before')})`;
+  const where = Sql.and([partitionWhere(plan, partition), notInside]);
+  const from = tableRef(schema, plan.table);
+  if (!partition) return Sql.build`SELECT EXISTS (SELECT 1 FROM ${from} AS ${quoteIdent(T)} WHERE ${where}) AS "e"`;
+  return Sql.build`SELECT DISTINCT ${partitionSelect(partition).slice(0, -2)} FROM ${from} AS ${quoteIdent(T)} WHERE ${where}`;
+}
+
+export function aggregatesSql(schema: string, plan: ConnectionPlan, partition: Partition | null, requested: readonly RequestedAggregate[], groupBy: readonly GroupByValue[] = []): Sql {
+  const groups = groupBy.map((g, i) => `(${g.sql(T)})::text AS ${quoteIdent(`g${i}`)}`);
+  const aggs = requested.map((a) => `${aggregateSql(a, T)} AS ${quoteIdent(aggregateAlias(a))}`);
+  const selected = [...groups, ...aggs];
+  if (selected.length === 0) selected.push('1 AS "one"');
+  const order = groupBy.length ? ` ORDER BY ${[...(partition ? partition.columns.map((_c, i) => quoteIdent(`${KEY_PREFIX}${i}`)) : []), ...groupBy.map((_g, i) => quoteIdent(`g${i}`))].join(', ')}` : '';
+  return Sql.build`SELECT ${partitionSelect(partition)}${selected.join(', ')} FROM ${tableRef(schema, plan.table)} AS ${quoteIdent(T)} WHERE ${partitionWhere(plan, partition)}${groupByPartition(partition, groupBy.map((g) => g.sql(T)))}${order}`;
+}
+
+/**
+ * Rows by a unique key (lookups, forward relations, `node`). Each row comes back with `__i`, the
+ * position of its key in `keys`: a key given as `2026-01-01T00:00:00Z` matches a row whatever
+ * text form the driver gives its timestamp.
+ */
+export function rowsByKeySql(schema: string, table: TableDefinition, columns: readonly ColumnDefinition[], keys: ReadonlyArray<readonly unknown[]>): Sql {
+  const names = columns.map((_c, i) => quoteIdent(`${KEY_PREFIX}${i}`));
+  const values = Sql.join(keys.map((key, n) => Sql.build`(${String(n)}, ${Sql.join(columns.map((c, i) => Sql.value(key[i], c.type)), ', ')})`), ', ');
+  const on = columns.map((c, i) => `${col(T, c.name)} = "k".${names[i]}`).join(' AND ');
+  return Sql.build`SELECT "k"."__i", ${selectList(table)} FROM (VALUES ${values}) AS "k"("__i", ${names.join(', ')}) JOIN ${tableRef(schema, table)} AS ${quoteIdent(T)} ON ${on}`;
+}

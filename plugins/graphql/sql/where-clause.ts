@@ -1,0 +1,95 @@
+import { GraphQLError } from 'graphql';
+import { fieldName } from '../catalog/inflection.js';
+import type { ColumnDefinition, TableDefinition } from '../catalog/table-definition.js';
+import { operatorsFor, trivialOperator, type OperatorSpec } from './filter-operators.js';
+import { col, Sql, TRUE } from './sql-fragment.js';
+
+/**
+ * `condition` (exact equality per column; `null` means IS NULL, as in PostGraphile) and
+ * `filter` (connection-filter operators with `and`/`or`/`not`) as SQL over one table alias.
+ * Null literals and empty objects in a filter are refused with the plugin's own messages.
+ */
+export function conditionSql(table: TableDefinition, alias: string, condition: Record<string, unknown> | null | undefined): Sql {
+  if (!condition) return TRUE;
+  const parts: Sql[] = [];
+  for (const [key, column] of fieldsOf(table)) {
+    if (!(key in condition) || condition[key] === undefined) continue;
+    const value = condition[key];
+    const c = col(alias, column.name);
+    parts.push(value === null ? Sql.raw(`${c} IS NULL`) : Sql.build`${c} = ${Sql.value(value, column.type)}`);
+  }
+  return Sql.and(parts);
+}
+
+const fieldCache = new WeakMap<TableDefinition, Array<[string, ColumnDefinition]>>();
+
+function fieldsOf(table: TableDefinition): Array<[string, ColumnDefinition]> {
+  let fields = fieldCache.get(table);
+  if (!fields) fieldCache.set(table, (fields = table.columns.map((c) => [fieldName(c.name), c])));
+  return fields;
+}
+
+const NULL_LITERAL = 'Null literals are forbidden in filter argument input.';
+const EMPTY_OBJECT = 'Empty objects are forbidden in filter argument input.';
+
+export function filterSql(table: TableDefinition, alias: string, filter: Record<string, unknown> | null | undefined): Sql {
+  if (filter === null || filter === undefined) return TRUE;
+  return new FilterCompiler(table, alias).object(filter);
+}
+
+const operatorCache = new Map<string, Map<string, OperatorSpec>>();
+
+function operatorMap(column: ColumnDefinition): Map<string, OperatorSpec> {
+  let map = operatorCache.get(column.type);
+  if (!map) {
+    map = new Map(operatorsFor(column.type).map((op) => [op.name, op]));
+    operatorCache.set(column.type, map);
+  }
+  return map;
+}
+
+class FilterCompiler {
+  private readonly columns: Map<string, ColumnDefinition>;
+
+  constructor(private readonly table: TableDefinition, private readonly alias: string) {
+    this.columns = new Map(fieldsOf(table));
+  }
+
+  object(filter: Record<string, unknown>): Sql {
+    if (Object.keys(filter).length === 0) throw new GraphQLError(EMPTY_OBJECT);
+    const parts: Sql[] = [];
+    for (const [key, value] of Object.entries(filter)) {
+      if (value === undefined) continue;
+      if (value === null) throw new GraphQLError(NULL_LITERAL);
+      if (key === 'and' || key === 'or') {
+        const items = (value as Record<string, unknown>[]).map((item) => {
+          if (item === null) throw new GraphQLError(NULL_LITERAL);
+          return this.object(item);
+        });
+        parts.push(key === 'and' ? Sql.and(items) : Sql.or(items));
+      } else if (key === 'not') {
+        parts.push(Sql.build`NOT (${this.object(value as Record<string, unknown>)})`);
+      } else {
+        const column = this.columns.get(key);
+        if (!column) throw new GraphQLError(`${this.table.typeName}Filter has no field ${key}`);
+        parts.push(this.column(column, value as Record<string, unknown>));
+      }
+    }
+    return Sql.and(parts);
+  }
+
+  private column(column: ColumnDefinition, operators: Record<string, unknown>): Sql {
+    if (Object.keys(operators).length === 0) throw new GraphQLError(EMPTY_OBJECT);
+    const specs = operatorMap(column);
+    const c = col(this.alias, column.name);
+    const parts: Sql[] = [];
+    for (const [name, value] of Object.entries(operators)) {
+      if (value === undefined) continue;
+      if (value === null) throw new GraphQLError(NULL_LITERAL);
+      const spec = specs.get(name);
+      if (!spec) throw new GraphQLError(`operator ${name} is not available on ${fieldName(column.name)}`);
+      parts.push(trivialOperator(name, value) ?? spec.compile(c, value, column.type));
+    }
+    return Sql.and(parts);
+  }
+}

@@ -1,0 +1,236 @@
+import { strict as assert } from 'node:assert';
+import { BootError } from '../../../core/errors.js';
+import { forEachDatabase } from '../../support/databases.js';
+import { request } from '../../support/test-host.js';
+import { bootGraphqlHost, prepareDatabase, type GraphqlHost, type PreparedDatabase } from './support/graphql-host.js';
+
+/**
+ * The GraphQL server (spec part 4 "GraphQL", 1.10, 5.6): `POST /graphql` through the host's
+ * `graphql` server, with the database opened by the plugin itself. Bad requests are GraphQL
+ * errors with a clear message and HTTP 400 or 413, never a 5xx.
+ */
+const errorsOf = (r: { json: any }) => (r.json?.errors ?? []).map((e: any) => e.message as string);
+
+describe('GraphQL over HTTP (spec §4 GraphQL)', function () {
+  forEachDatabase((target) => {
+    let db: PreparedDatabase;
+    let g: GraphqlHost;
+    before(async function () {
+      db = await prepareDatabase(target.kind);
+      g = await bootGraphqlHost(db);
+    });
+    after(async function () {
+      await g?.stop();
+      await db?.remove();
+    });
+
+    describe('answers', function () {
+      it('POST /graphql with a JSON body: 200 and PostGraphile shapes', async function () {
+        const r = await g.post({ query: 'query ($h: BigInt!) { blockByHeight(height: $h) { height blockTime blockTimeIso txCount } }', variables: { h: '6' } });
+        assert.equal(r.status, 200);
+        assert.match(String(r.headers['content-type']), /application\/json/);
+        assert.deepStrictEqual(r.json, { data: { blockByHeight: { height: '6', blockTime: '1767225606000000000', blockTimeIso: '2026-01-01T00:00:06.000000+00:00', txCount: 3 } } });
+      });
+
+      it('accepts application/graphql bodies and operationName', async function () {
+        const raw = await request(g.url, { method: 'POST', headers: { 'content-type': 'application/graphql' }, body: '{ allBlocks { totalCount } }' });
+        assert.deepStrictEqual(raw.json, { data: { allBlocks: { totalCount: 7 } } });
+        const named = await g.post({ query: 'query A { allBlocks { totalCount } } query B { allEvents { totalCount } }', operationName: 'B' });
+        assert.equal(named.status, 200);
+        assert.ok(named.json.data.allEvents.totalCount > 0);
+      });
+
+      it('bdsStatus exposes the indexed height and says the API is eventually consistent', async function () {
+        const r = await g.post({ query: '{ bdsStatus { indexedHeight indexedBlockHash schemaVersion consistency workerRunning } }' });
+        assert.deepStrictEqual(r.json.data.bdsStatus, { indexedHeight: '6', indexedBlockHash: `B${'6'.padStart(63, '0')}`, schemaVersion: '7', consistency: 'eventual', workerRunning: null });
+      });
+
+      it('serves what another plugin contributed through the extension point', async function () {
+        const r = await g.post({ query: `{ testCandleCount
+          allTestCandles(condition: {marketId: "1"}, orderBy: BUCKET_START_DESC) { totalCount nodes { bucketStart open close volume tradeCount blockByBlockHeight { height } } aggregates { sum { volume } } }
+          testCandleByMarketIdAndIntervalAndBucketStart(marketId: "2", interval: "5m", bucketStart: "2026-01-01T00:00:00Z") { close }
+          blockByHeight(height: "1") { testCandlesByBlockHeight { totalCount } } }` });
+        assert.equal(r.status, 200, r.text);
+        assert.deepStrictEqual(r.json.data, {
+          testCandleCount: 3,
+          allTestCandles: {
+            totalCount: 2,
+            nodes: [
+              { bucketStart: '2026-01-01T00:05:00.000000+00:00', open: '2.5', close: '2.25', volume: '4', tradeCount: 1, blockByBlockHeight: { height: '2' } },
+              { bucketStart: '2026-01-01T00:00:00.000000+00:00', open: '1.5', close: '2.5', volume: '10', tradeCount: 3, blockByBlockHeight: { height: '1' } },
+            ],
+            aggregates: { sum: { volume: '14' } },
+          },
+          testCandleByMarketIdAndIntervalAndBucketStart: { close: '7' },
+          blockByHeight: { testCandlesByBlockHeight: { totalCount: 2 } },
+        });
+      });
+
+      it('has no mutations: the API is read-only', async function () {
+        const r = await g.post({ query: 'mutation { createBlock(input: {}) { clientMutationId } }' });
+        assert.equal(r.status, 400);
+        assert.match(errorsOf(r).join(' '), /read-only: mutation operations are not supported/);
+        const schema = await g.post({ query: '{ __schema { mutationType { name } subscriptionType { name } } }' });
+        assert.deepStrictEqual(schema.json.data.__schema, { mutationType: null, subscriptionType: null });
+      });
+    });
+
+    describe('refuses bad queries with GraphQL errors and 4xx', function () {
+      it('a syntax error: 400', async function () {
+        const r = await g.post({ query: '{ allBlocks { nodes { height }' });
+        assert.equal(r.status, 400);
+        assert.match(errorsOf(r)[0], /Syntax Error/);
+      });
+
+      it('an unknown field: 400 naming it', async function () {
+        const r = await g.post({ query: '{ allBlocks { nodes { heigth } } }' });
+        assert.equal(r.status, 400);
+        assert.match(errorsOf(r)[0], /Cannot query field "heigth" on type "Block"\. Did you mean "height"\?/);
+      });
+
+      it('first: 100000 (literal or variable): 400 naming the cap', async function () {
+        const literal = await g.post({ query: '{ allTransactions(first: 100000) { nodes { hash } } }' });
+        assert.equal(literal.status, 400);
+        assert.match(errorsOf(literal)[0], /`first` is 100000, above the maximum page size of 1000/);
+        const variable = await g.post({ query: 'query ($n: Int) { allBlocks { nodes { transactionsByBlockHeight(last: $n) { totalCount } } } }', variables: { n: 5000 } });
+        assert.equal(variable.status, 400);
+        assert.match(errorsOf(variable)[0], /`last` is 5000.*at allBlocks\.nodes\.transactionsByBlockHeight/);
+      });
+
+      it('first and last together, offset with last, negative first, a foreign cursor: 400', async function () {
+        const cursor = Buffer.from(JSON.stringify(['height_desc', [1]])).toString('base64');
+        for (const [query, message] of [
+          ['{ allBlocks(first: 1, last: 1) { totalCount } }', /both `first` and `last`/],
+          ['{ allBlocks(last: 1, offset: 2) { totalCount } }', /`offset` cannot be combined with `last`/],
+          ['{ allBlocks(first: -1) { totalCount } }', /`first` must be a non-negative integer/],
+          [`{ allBlocks(after: "${cursor}") { totalCount } }`, /Invalid cursor in `after`: it was made for orderBy \["HEIGHT_DESC"\]/],
+          ['{ allBlocks(after: "not a cursor") { totalCount } }', /Invalid cursor in `after`/],
+        ] as const) {
+          const r = await g.post({ query });
+          assert.equal(r.status, 400, query);
+          assert.match(errorsOf(r)[0], message, query);
+        }
+      });
+
+      it('a query nested too deep: 400 with the path and the limit', async function () {
+        let inner = 'height';
+        for (let i = 0; i < 6; i++) inner = `transactionsByBlockHeight(first: 1) { nodes { blockByBlockHeight { ${inner} } } }`;
+        const r = await g.post({ query: `{ blockByHeight(height: "1") { ${inner} } }` });
+        assert.equal(r.status, 400);
+        assert.match(errorsOf(r)[0], /Query is too deep: .* is nested \d+ levels, above the limit of 16/);
+        assert.equal(r.json.errors[0].extensions.code, 'QUERY_TOO_DEEP');
+      });
+
+      it('a query too big in cost: 400 with the estimate and the limit', async function () {
+        const r = await g.post({ query: '{ allBlocks(first: 1000) { nodes { transactionsByBlockHeight(first: 1000) { nodes { eventsByTxHash(first: 1000) { nodes { id } } } } } } }' });
+        assert.equal(r.status, 400);
+        assert.match(errorsOf(r)[0], /Query is too complex: its estimated cost is \d+, above the limit of 250000/);
+        assert.equal(r.json.errors[0].extensions.code, 'QUERY_TOO_COMPLEX');
+      });
+
+      it('a document with too many tokens: 400', async function () {
+        const r = await g.post({ query: `{ ${Array.from({ length: 6000 }, (_v, i) => `a${i}: __typename`).join(' ')} }` });
+        assert.equal(r.status, 400);
+        assert.match(errorsOf(r)[0], /Document contains more tha[nt] 10000 tokens/);
+      });
+
+      it('a body over 1 MiB: 413 with a GraphQL error', async function () {
+        const r = await g.post({ query: `{ allBlocks { totalCount } } # ${'x'.repeat(1024 * 1024)}` });
+        assert.equal(r.status, 413);
+        assert.match(errorsOf(r)[0], /request body exceeds 1048576 bytes/);
+        assert.equal(r.json.errors[0].extensions.code, 'PAYLOAD_TOO_LARGE');
+      });
+
+      it('variables that do not fit their types: 400', async function () {
+        const r = await g.post({ query: 'query ($h: BigInt!) { blockByHeight(height: $h) { height } }', variables: { h: 'twelve' } });
+        assert.equal(r.status, 400);
+        assert.match(errorsOf(r)[0], /BigInt cannot represent "twelve"/);
+      });
+
+      it('malformed bodies: invalid JSON, no query, a batch: 400', async function () {
+        const bad = await request(g.url, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{"query": ' });
+        assert.equal(bad.status, 400);
+        assert.match(errorsOf(bad)[0], /not valid JSON/);
+        const none = await g.post({ variables: {} });
+        assert.equal(none.status, 400);
+        assert.match(errorsOf(none)[0], /Must provide query string/);
+        const batch = await g.post([{ query: '{ allBlocks { totalCount } }' }]);
+        assert.equal(batch.status, 400);
+        assert.match(errorsOf(batch)[0], /batched GraphQL requests are not supported/);
+      });
+
+      it('GET /graphql without GraphiQL: 405; /graphiql is not served', async function () {
+        const get = await request(g.url, { headers: { accept: 'text/html' } });
+        assert.equal(get.status, 405);
+        assert.match(errorsOf(get)[0], /must be POSTed/);
+        const graphiql = await request(g.url.replace(/\/graphql$/, '/graphiql'));
+        assert.equal(graphiql.status, 404);
+      });
+    });
+
+    if (target.kind === 'postgres') {
+      it('a statement over the timeout is cancelled: a GraphQL error with 200, not a 5xx', async function () {
+        const slow = await bootGraphqlHost(db, { statementTimeoutMs: 200 });
+        try {
+          const started = Date.now();
+          const r = await slow.post({ query: '{ testSleep(ms: 3000) }' });
+          assert.ok(Date.now() - started < 2500, 'cancelled early');
+          assert.equal(r.status, 200);
+          assert.deepStrictEqual(r.json.data, { testSleep: null });
+          assert.match(errorsOf(r)[0], /stopped by the 200 ms statement timeout/);
+          assert.equal(r.json.errors[0].extensions.code, 'STATEMENT_TIMEOUT');
+        } finally {
+          await slow.stop();
+        }
+      });
+    }
+  });
+});
+
+describe('GraphQL server options (spec 5.6)', function () {
+  let db: PreparedDatabase;
+  before(async function () {
+    db = await prepareDatabase('pglite');
+  });
+  after(async function () {
+    await db?.remove();
+  });
+
+  it('GraphiQL is served only when enabled', async function () {
+    const g = await bootGraphqlHost(db, { graphiql: true });
+    try {
+      const page = await request(g.url.replace(/\/graphql$/, '/graphiql'), { headers: { accept: 'text/html' } });
+      assert.equal(page.status, 200);
+      assert.match(page.text, /<html/i);
+      assert.match(page.text, /graphiql/i);
+    } finally {
+      await g.stop();
+    }
+  });
+
+  it('binds beyond loopback only with --public-query and CHAIN_PUBLIC_QUERY_ENABLED=1', async function () {
+    for (const [options, env] of [[{}, {}], [{ publicQuery: true }, {}], [{}, { CHAIN_PUBLIC_QUERY_ENABLED: '1' }]] as const) {
+      await assert.rejects(
+        bootGraphqlHost(db, { host: '0.0.0.0', ...options }, env),
+        (err: unknown) => err instanceof BootError && err.code === 'unsafe_bind' && /graphql binds 0\.0\.0\.0.*--public-query and CHAIN_PUBLIC_QUERY_ENABLED=1/.test(err.message),
+      );
+    }
+    const g = await bootGraphqlHost(db, { host: '0.0.0.0', publicQuery: true }, { CHAIN_PUBLIC_QUERY_ENABLED: '1' });
+    try {
+      const r = await request(`http://127.0.0.1:${new URL(g.url).port}/graphql`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{"query":"{ allBlocks { totalCount } }"}' });
+      assert.equal(r.status, 200);
+    } finally {
+      await g.stop();
+    }
+  });
+
+  it('refuses to open a PGlite database another process holds, naming it', async function () {
+    const g = await bootGraphqlHost(db);
+    try {
+      // The running host holds the lock; a second GraphQL on the same directory must not open it.
+      await assert.rejects(bootGraphqlHost(db), /in use by process \d+ \(this one\).*PGlite allows one process/);
+    } finally {
+      await g.stop();
+    }
+  });
+});

@@ -1,0 +1,149 @@
+import { strict as assert } from 'node:assert';
+import { fixtureEvents, fixtureTxs } from './support/fixture-rows.js';
+import { forEachFixture, type GraphqlFixture } from './support/graphql-fixture.js';
+
+/**
+ * graphql.md §3.2: relations from foreign keys, both directions, named by PostGraphile's
+ * inflection; and batching: a query joining blocks → transactions → events costs one SQL
+ * statement per level, however many parents each level has (no N+1).
+ */
+const TXS = fixtureTxs();
+const EVENTS = fixtureEvents();
+
+describe('GraphQL: relations and batching (graphql.md §3.2)', function () {
+  forEachFixture((fixture) => {
+    let f: GraphqlFixture;
+    beforeEach(function () {
+      f = fixture();
+    });
+    const selects = () => f.statements.filter((s) => /^\s*select/i.test(s));
+
+    it('blocks → transactions → events resolves in one statement per level (no N+1)', async function () {
+      const query = (n: number) => `{ allBlocks(first: ${n}) { nodes { height
+        transactionsByBlockHeight { nodes { hash txIndex eventsByTxHash { nodes { id event eventIndex } } } } } } }`;
+      f.resetStatements();
+      const data = await f.data(query(7));
+      assert.equal(selects().length, 3, `statements:\n${f.statements.join('\n')}`);
+      for (const block of data.allBlocks.nodes) {
+        const txs = TXS.filter((t) => t.block_height === Number(block.height)).sort((a, b) => (a.hash < b.hash ? -1 : 1));
+        assert.deepStrictEqual(block.transactionsByBlockHeight.nodes.map((t: any) => t.hash), txs.map((t) => t.hash));
+        for (const tx of block.transactionsByBlockHeight.nodes) {
+          assert.deepStrictEqual(tx.eventsByTxHash.nodes.map((e: any) => [e.event, e.eventIndex]), EVENTS.filter((e) => e.tx_hash === tx.hash).map((e) => [e.event, e.event_index]));
+        }
+      }
+      f.resetStatements();
+      await f.data(query(2));
+      assert.equal(selects().length, 3, 'the statement count does not grow with the number of parents');
+    });
+
+    it('nested connection arguments, totalCount, pageInfo and aggregates are batched per level too', async function () {
+      f.resetStatements();
+      const data = await f.data(`{ allBlocks(filter: {height: {greaterThan: "0"}}) { nodes { height
+        transactionsByBlockHeight(first: 1, orderBy: CHI_USED_DESC, condition: {success: true}) {
+          totalCount pageInfo { hasNextPage } aggregates { sum { chiUsed } max { txIndex } } nodes { hash chiUsed } } } } }`);
+      // allBlocks, then one page, one count and one aggregate statement for all six blocks.
+      assert.equal(selects().length, 4, `statements:\n${f.statements.join('\n')}`);
+      for (const block of data.allBlocks.nodes) {
+        const ok = TXS.filter((t) => t.block_height === Number(block.height) && t.success);
+        const top = [...ok].sort((a, b) => b.chi_used - a.chi_used)[0]!;
+        const c = block.transactionsByBlockHeight;
+        assert.equal(c.totalCount, ok.length);
+        assert.equal(c.pageInfo.hasNextPage, ok.length > 1);
+        assert.deepStrictEqual(c.nodes, [{ hash: top.hash, chiUsed: String(top.chi_used) }]);
+        assert.equal(c.aggregates.sum.chiUsed, String(ok.reduce((s, t) => s + t.chi_used, 0)));
+        assert.equal(c.aggregates.max.txIndex, Math.max(...ok.map((t) => t.tx_index)));
+      }
+    });
+
+    it('forward relations of a page are fetched in one statement', async function () {
+      f.resetStatements();
+      const data = await f.data(`{ allEvents(first: 30) { nodes { id transactionByTxHash { hash sender blockByBlockHeight { height } } blockByBlockHeight { blockHash } } } }`);
+      // events; their transactions; the blocks (shared by both paths, one loader per table key).
+      assert.equal(selects().length, 3, `statements:\n${f.statements.join('\n')}`);
+      for (const e of data.allEvents.nodes) {
+        assert.ok(e.transactionByTxHash.hash);
+        assert.equal(e.transactionByTxHash.blockByBlockHeight.height, String(TXS.find((t) => t.hash === e.transactionByTxHash.hash)!.block_height));
+      }
+    });
+
+    it('cursors on a relation page per parent (last, before, after) in one statement per level', async function () {
+      const first = await f.data(`{ allBlocks(filter: {height: {greaterThan: "0"}}, first: 3) { nodes { height
+        transactionsByBlockHeight(last: 1) { nodes { hash } pageInfo { hasPreviousPage hasNextPage startCursor } } } } }`);
+      for (const b of first.allBlocks.nodes) {
+        const hashes = TXS.filter((t) => t.block_height === Number(b.height)).map((t) => t.hash).sort();
+        assert.deepStrictEqual(b.transactionsByBlockHeight.nodes, [{ hash: hashes[hashes.length - 1] }]);
+        assert.deepStrictEqual({ ...b.transactionsByBlockHeight.pageInfo, startCursor: undefined }, { hasPreviousPage: true, hasNextPage: false, startCursor: undefined });
+      }
+      const cursor = first.allBlocks.nodes[0].transactionsByBlockHeight.pageInfo.startCursor;
+      f.resetStatements();
+      const data = await f.data(`query ($c: Cursor) { allBlocks(filter: {height: {greaterThan: "0"}}, first: 3) { nodes { height
+        before: transactionsByBlockHeight(before: $c) { nodes { hash } pageInfo { hasNextPage hasPreviousPage } }
+        after: transactionsByBlockHeight(after: $c) { nodes { hash } pageInfo { hasPreviousPage } } } } }`, { c: cursor });
+      // blocks; the `before` page and its hasNextPage check; the `after` page and its hasPreviousPage check.
+      assert.equal(selects().length, 5, `statements:\n${f.statements.join('\n')}`);
+      const [b1] = data.allBlocks.nodes;
+      const hashes = TXS.filter((t) => t.block_height === 1).map((t) => t.hash).sort();
+      assert.deepStrictEqual(b1.before.nodes.map((n: any) => n.hash), hashes.slice(0, -1));
+      assert.deepStrictEqual(b1.before.pageInfo, { hasNextPage: true, hasPreviousPage: false });
+      assert.deepStrictEqual(b1.after, { nodes: [], pageInfo: { hasPreviousPage: true } });
+    });
+
+    it('offers PostGraphile\'s relation names in both directions', async function () {
+      const tx = TXS.find((t) => t.block_height === 2 && t.tx_index === 0)!;
+      const data = await f.data(`query ($h: String!) { transactionByHash(hash: $h) {
+          blockByBlockHeight { height txCount }
+          eventsByTxHash { totalCount }
+          stateChangesByTxHash { nodes { key writeIndex } }
+          rewardsByTxHash { nodes { type value } }
+        }
+        blockByHeight(height: "0") { contractsBySubmittedAtBlock { nodes { name } } }
+        contractByName(name: "con_pairs") { transactionByLastTxHash { function } blockBySubmittedAtBlock { height } }
+        statePatchByHash(hash: "PATCH3") { blockByBlockHeight { height } }
+        shieldedOutputByTxHashAndOutputIndex(txHash: "${TXS.find((t) => t.block_height === 5 && t.tx_index === 0)!.hash}", outputIndex: 0) { noteIndex transactionByTxHash { blockHeight } }
+      }`, { h: tx.hash });
+      assert.deepStrictEqual(data.transactionByHash.blockByBlockHeight, { height: '2', txCount: 3 });
+      assert.equal(data.transactionByHash.eventsByTxHash.totalCount, EVENTS.filter((e) => e.tx_hash === tx.hash).length);
+      assert.deepStrictEqual(data.transactionByHash.stateChangesByTxHash.nodes, [{ key: `currency.balances:${tx.sender}`, writeIndex: 0 }]);
+      assert.deepStrictEqual(data.transactionByHash.rewardsByTxHash.nodes, [{ type: 'developer_reward', value: '2.25' }, { type: 'validator_reward', value: '10' }]);
+      assert.deepStrictEqual(data.blockByHeight.contractsBySubmittedAtBlock.nodes, [{ name: 'currency' }]);
+      assert.deepStrictEqual(data.contractByName, { transactionByLastTxHash: { function: 'swap' }, blockBySubmittedAtBlock: { height: '1' } });
+      assert.deepStrictEqual(data.statePatchByHash, { blockByBlockHeight: { height: '3' } });
+      assert.deepStrictEqual(data.shieldedOutputByTxHashAndOutputIndex, { noteIndex: 40, transactionByTxHash: { blockHeight: '5' } });
+    });
+
+    it('a relation without first reads its default page and says when more exist', async function () {
+      const small = await f.run(`{ blockByHeight(height: "1") { transactionsByBlockHeight { nodes { hash } pageInfo { hasNextPage } } } }`);
+      assert.equal(small.errors, undefined);
+      assert.equal((small.data as any).blockByHeight.transactionsByBlockHeight.pageInfo.hasNextPage, false);
+    });
+
+    it('node(nodeId) and nodeId round-trip for every table with a primary key', async function () {
+      const data = await f.data(`{ allBlocks(first: 1) { nodes { nodeId height } } allEvents(first: 1) { nodes { nodeId id } } allStates(first: 1) { nodes { nodeId key } } }`);
+      const blockId = data.allBlocks.nodes[0].nodeId;
+      assert.deepStrictEqual(JSON.parse(Buffer.from(blockId, 'base64').toString()), ['blocks', 0]);
+      const back = await f.data(`query ($a: ID!, $b: ID!, $c: ID!) {
+        a: node(nodeId: $a) { __typename ... on Block { height } }
+        b: node(nodeId: $b) { __typename nodeId }
+        c: state(nodeId: $c) { key }
+        wrong: block(nodeId: $b) { height }
+        query { nodeId } }`, { a: blockId, b: data.allEvents.nodes[0].nodeId, c: data.allStates.nodes[0].nodeId });
+      assert.deepStrictEqual(back, {
+        a: { __typename: 'Block', height: '0' },
+        b: { __typename: 'Event', nodeId: data.allEvents.nodes[0].nodeId },
+        c: { key: data.allStates.nodes[0].key },
+        wrong: null,
+        query: { nodeId: 'query' },
+      });
+    });
+
+    it('groupedAggregates groups by a column with keys', async function () {
+      const data = await f.data(`{ allTransactions { groupedAggregates(groupBy: [SENDER]) { keys sum { chiUsed } distinctCount { contract } } } }`);
+      const senders = [...new Set(TXS.map((t) => t.sender))].sort();
+      assert.deepStrictEqual(data.allTransactions.groupedAggregates, senders.map((s) => ({
+        keys: [s],
+        sum: { chiUsed: String(TXS.filter((t) => t.sender === s).reduce((n, t) => n + t.chi_used, 0)) },
+        distinctCount: { contract: String(new Set(TXS.filter((t) => t.sender === s).map((t) => t.contract)).size) },
+      })));
+    });
+  });
+});
