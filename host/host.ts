@@ -102,15 +102,21 @@ export class Host {
 
   /** Starts every plugin in order, then binds every declared server. */
   async start(): Promise<void> {
+    // Bind rules first: a refused bind must not leave started plugins behind.
+    for (const declaration of this.servers.values()) {
+      checkBindRules(declaration, this.config.settings);
+    }
     await this.phase('start', async (b) => {
       await b.plugin.start?.(b.ctx);
       b.started = true;
     });
-    for (const declaration of this.servers.values()) {
-      checkBindRules(declaration, this.config.settings);
-    }
-    for (const declaration of this.servers.values()) {
-      this.running.push(await this.listen(declaration));
+    try {
+      for (const declaration of this.servers.values()) {
+        this.running.push(await this.listen(declaration));
+      }
+    } catch (err) {
+      await this.stop().catch(() => undefined);
+      throw err;
     }
   }
 
