@@ -2,16 +2,18 @@ import { ApiError } from '../errors.js';
 import { silentLogger, type Logger } from '../logger.js';
 import { createToken } from '../tokens.js';
 import { intValue, nodeApiError, nodeCall, toolJson } from '../tools/chain-schemas.js';
-import { abciInt, assertAbciOk, decodeTxResultData, QueryPath } from './abci-value.js';
+import { abciInt, assertAbciOk, QueryPath } from './abci-value.js';
 import type { JsonObject, JsonValue } from './canonical-json.js';
 import { chainIdGuardFor, type ChainIdGuard } from './chain-id-guard.js';
+import { chainSimulatorFor, type ChainSimulator } from './chain-simulator.js';
 import { ChainDecimal } from './decimal.js';
 import { KeyFormatError, Wallet, type KeySource } from './keys.js';
 import type { ChainNode } from './node.js';
-import { RpcError, type RpcSubscription } from './rpc/chain-rpc.js';
-import type { ExecTxResult } from './rpc/cometbft-types.js';
-import { chainSimulatorFor, coerceKwargsBySignature, simulationFailureError, type ChainSimulator, type SimulationResponse } from './simulation.js';
+import { RpcError } from './rpc/chain-rpc.js';
+import { coerceKwargsBySignature } from './signature-kwargs.js';
+import { simulationFailureError, type SimulationResponse } from './simulation.js';
 import { encodeTransaction, signTransaction, type TxPayload } from './transaction.js';
+import { TxReceipts, type TxReceipt } from './tx-receipts.js';
 
 /**
  * The one way every submitting tool (wallet sends now, DEX submits later) sends a transaction:
@@ -19,7 +21,7 @@ import { encodeTransaction, signTransaction, type TxPayload } from './transactio
  *   chain id guard → dry run (refuse with the simulated error when it would fail) →
  *   chi = max(ceil(estimate × margin), estimate + floor) → per-sender lock { nonce, sign,
  *   broadcast_tx_sync } → CheckTx refusal = 400 with the node's log → wait for the block
- *   (Tx subscription, with polling as a safety net) → receipt.
+ *   (TxReceipts: Tx subscription, with polling as a safety net) → receipt.
  *
  * Chi: the dry run omits the per-byte transaction charge and runs against state that may move
  * before the block (transactions.md §9), so the estimate alone can be short. The default
@@ -74,26 +76,6 @@ export interface SubmitRequest {
   signal?: AbortSignal;
 }
 
-/** One executed transaction, JSON-safe (decimals in state and events are strings). */
-export interface TxReceipt {
-  tx_hash: string;
-  height: number | string;
-  index: number;
-  /** Execution status 0 and code 0. */
-  success: boolean;
-  status_code: number;
-  chi_used: number | string | null;
-  /** The contract's return value as the node's repr text (`None`, `5`, `'abc'`), or the error. */
-  result: string | null;
-  events: JsonValue[];
-  state: Array<{ key: string; value: JsonValue }>;
-  /** SHA3-256 execution hash (not the CometBFT hash). */
-  execution_hash: string | null;
-  /** Why a failed or rejected transaction failed. */
-  error: string | null;
-  log: string;
-}
-
 /** TransactionSubmission of the anchor, JSON-safe, plus the dry run and the receipt. */
 export interface TransactionSubmission {
   submitted: boolean;
@@ -136,10 +118,6 @@ interface SenderLane {
   reservedAt: number;
 }
 
-interface Waiter {
-  resolve(receipt: TxReceipt): void;
-}
-
 const NONCE_REFUSAL = /nonce is invalid/i;
 const ALREADY_IN_CACHE = /already exists in cache/i;
 
@@ -151,10 +129,7 @@ export class TransactionSubmitter {
   private readonly simulator: ChainSimulator;
   private readonly log: Logger;
   private readonly lanes = new Map<string, SenderLane>();
-  private readonly waiters = new Map<string, Set<Waiter>>();
-  private subscription: Promise<RpcSubscription | null> | null = null;
-  /** The Tx subscription is live: waits poll only as a safety net. */
-  private streaming = false;
+  private readonly receipts: TxReceipts;
   private closed = false;
 
   constructor(readonly node: ChainNode, private readonly options: SubmitterOptions) {
@@ -165,6 +140,7 @@ export class TransactionSubmitter {
     this.guard = options.guard ?? chainIdGuardFor(node, options.chainId);
     this.simulator = options.simulator ?? chainSimulatorFor(node);
     this.log = options.log ?? silentLogger;
+    this.receipts = new TxReceipts(node, { pollIntervalMs: options.pollIntervalMs, log: this.log });
   }
 
   async submit(request: SubmitRequest): Promise<TransactionSubmission> {
@@ -187,7 +163,7 @@ export class TransactionSubmitter {
 
     const wait = request.wait !== false;
     // Subscribe before broadcasting so the block cannot beat us; a node slow to stream is polled.
-    if (wait) await Promise.race([this.ensureSubscription(), new Promise((resolve) => setTimeout(resolve, 2_000).unref())]);
+    if (wait) await Promise.race([this.receipts.subscribe(), new Promise((resolve) => setTimeout(resolve, 2_000).unref())]);
     const sent = await this.inSenderLane(sender, (lane) => this.signAndBroadcast(lane, wallet, request, kwargs, chi, wait, signal));
 
     const base: TransactionSubmission = {
@@ -236,10 +212,7 @@ export class TransactionSubmitter {
   /** Stops the block subscription; waits in flight end without a receipt. */
   async close(): Promise<void> {
     this.closed = true;
-    this.streaming = false;
-    const sub = await this.subscription?.catch(() => null);
-    this.subscription = null;
-    await sub?.unsubscribe().catch(() => undefined);
+    await this.receipts.close();
   }
 
   /** Forgets the local nonce reservation of a sender (e.g. after an external send from the same key). */
@@ -291,7 +264,7 @@ export class TransactionSubmitter {
       } catch (err) {
         throw ApiError.badRequest(`the transaction cannot be signed: ${(err as Error).message}`);
       }
-      const receipt = wait ? this.expect(encoded.hash) : null;
+      const receipt = wait ? this.receipts.expect(encoded.hash) : null;
       let response;
       try {
         response = await this.node.broadcastTxSync(encoded.hex, { signal });
@@ -332,79 +305,6 @@ export class TransactionSubmitter {
       };
     }
   }
-
-  // ---- waiting for the block -------------------------------------------------------------------
-
-  /** One shared `tm.event='Tx'` subscription; null when the node cannot stream (then polling alone). */
-  private ensureSubscription(): Promise<RpcSubscription | null> {
-    this.subscription ??= this.node
-      .subscribeTxs((event) => {
-        const waiting = this.waiters.get(event.hash);
-        if (!waiting) return;
-        const receipt = txReceiptOf({ hash: event.hash, height: event.height, index: event.index, tx_result: event.result });
-        for (const w of waiting) w.resolve(receipt);
-      })
-      .then((sub) => {
-        this.streaming = !this.closed;
-        return sub;
-      })
-      .catch((err: unknown) => {
-        this.log.debug('no Tx subscription; waiting for transactions by polling', { reason: err instanceof Error ? err.message : String(err) });
-        return null;
-      });
-    return this.subscription;
-  }
-
-  /** Registers interest in a hash before it is broadcast, so an early block is not missed. */
-  private expect(hash: string): { wait(timeoutMs: number, signal?: AbortSignal): Promise<TxReceipt | null>; cancel(): void } {
-    let settle!: (receipt: TxReceipt | null) => void;
-    const done = new Promise<TxReceipt | null>((resolve) => (settle = resolve));
-    const waiter: Waiter = { resolve: (r) => settle(r) };
-    let set = this.waiters.get(hash);
-    if (!set) this.waiters.set(hash, (set = new Set()));
-    set.add(waiter);
-    const remove = () => {
-      const s = this.waiters.get(hash);
-      s?.delete(waiter);
-      if (s && s.size === 0) this.waiters.delete(hash);
-    };
-    return {
-      cancel: remove,
-      wait: async (timeoutMs, signal) => {
-        const streaming = this.streaming;
-        const interval = streaming ? Math.max(1_000, this.options.pollIntervalMs ?? 250) : this.options.pollIntervalMs ?? 250;
-        const deadline = performance.now() + timeoutMs;
-        let timer: NodeJS.Timeout | undefined;
-        const poll = async (): Promise<void> => {
-          const receipt = await this.lookup(hash, signal);
-          if (receipt) return settle(receipt);
-          const left = deadline - performance.now();
-          if (left <= 0 || signal?.aborted || this.closed) return settle(null);
-          timer = setTimeout(() => void poll(), Math.min(interval, left));
-        };
-        timer = setTimeout(() => void poll(), streaming ? interval : Math.min(50, interval));
-        const onAbort = () => settle(null);
-        signal?.addEventListener('abort', onAbort, { once: true });
-        try {
-          return await done;
-        } finally {
-          clearTimeout(timer);
-          signal?.removeEventListener('abort', onAbort);
-          remove();
-        }
-      },
-    };
-  }
-
-  /** The receipt of a committed transaction, or null while it is not (yet) in a block. */
-  private async lookup(hash: string, signal?: AbortSignal): Promise<TxReceipt | null> {
-    try {
-      const tx = await this.node.tx(hash, { signal });
-      return txReceiptOf(tx);
-    } catch {
-      return null; // "not found" until indexed; transport errors: the next poll retries
-    }
-  }
 }
 
 function walletOf(key: KeySource): Wallet {
@@ -413,38 +313,6 @@ function walletOf(key: KeySource): Wallet {
   } catch (err) {
     throw ApiError.badRequest(err instanceof KeyFormatError ? err.message : 'private key must be 64 hex characters', { field: 'private_key' });
   }
-}
-
-/** A receipt from `tx` (ResultTx) or a Tx event: code, execution output, events, writes. */
-export function txReceiptOf(tx: { hash: string; height: string | number; index?: number; tx_result: ExecTxResult }): TxReceipt {
-  const decoded = decodeTxResultData(tx.tx_result.data);
-  const height = intValue(BigInt(tx.height));
-  const common = { tx_hash: tx.hash.toUpperCase(), height, index: tx.index ?? 0, status_code: tx.tx_result.code, log: tx.tx_result.log ?? '' };
-  if (decoded.kind === 'execution') {
-    const out = decoded.output;
-    const success = tx.tx_result.code === 0 && out.status === 0;
-    return {
-      ...common,
-      success,
-      chi_used: out.chi_used === null ? null : intValue(out.chi_used),
-      result: out.result,
-      events: out.events.map((e) => toolJson(e)),
-      state: out.state.map((s) => ({ key: s.key, value: toolJson(s.value) })),
-      execution_hash: out.hash,
-      error: success ? null : out.result ?? (tx.tx_result.log || 'execution failed'),
-    };
-  }
-  const error = decoded.kind === 'rejected' ? decoded.error : tx.tx_result.code === 0 ? null : tx.tx_result.log || `code ${tx.tx_result.code}`;
-  return {
-    ...common,
-    success: tx.tx_result.code === 0 && decoded.kind !== 'rejected',
-    chi_used: null,
-    result: null,
-    events: [],
-    state: [],
-    execution_hash: null,
-    error,
-  };
 }
 
 /** One submitter per node, so wallet and DEX tools share the per-sender nonce lanes. */

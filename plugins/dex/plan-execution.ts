@@ -1,4 +1,5 @@
-import type { SubmitRequest, TransactionSubmission, TxReceipt } from '../../core/chain/transaction-submitter.js';
+import type { SubmitRequest, TransactionSubmission } from '../../core/chain/transaction-submitter.js';
+import type { TxReceipt } from '../../core/chain/tx-receipts.js';
 import { ApiError } from '../../core/errors.js';
 import { FRESH_PLAN_HINT } from './dex-errors.js';
 import type { PlanCall } from './plan-calls.js';

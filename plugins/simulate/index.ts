@@ -1,14 +1,13 @@
 export { simulatePlugin } from './simulate.plugin.js';
 export { simulateConfigSchema, type SimulateConfig } from './simulate.config.js';
 export { SimulatorToken } from './simulator-token.js';
+export { ChainSimulator, type SimulationLimits } from '../../core/chain/chain-simulator.js';
 /** The dry-run payload builder and response decoder, for the dashboard's simulate route. */
 export {
-  ChainSimulator,
   decodeSimulationResponse,
   simulationQueryPath,
   simulationRequestHex,
   simulationRequestJson,
-  type SimulationLimits,
   type SimulationRequest,
   type SimulationResponse,
 } from '../../core/chain/simulation.js';

@@ -1,5 +1,5 @@
 import { chainIdGuardFor } from '../../core/chain/chain-id-guard.js';
-import { ChainSimulator } from '../../core/chain/simulation.js';
+import { ChainSimulator } from '../../core/chain/chain-simulator.js';
 import { CoreTokens } from '../../core/core-tokens.js';
 import { definePlugin } from '../../core/plugin.js';
 import { simulateConfigSchema } from './simulate.config.js';

@@ -1,6 +1,8 @@
 import { z } from 'zod';
 import type { ChainIdGuard } from '../../core/chain/chain-id-guard.js';
-import { coerceKwargsBySignature, simulationRequestJson, type ChainSimulator } from '../../core/chain/simulation.js';
+import type { ChainSimulator } from '../../core/chain/chain-simulator.js';
+import { coerceKwargsBySignature } from '../../core/chain/signature-kwargs.js';
+import { simulationRequestJson } from '../../core/chain/simulation.js';
 import type { ChainNode } from '../../core/chain/node.js';
 import { addressSchema, contractNameSchema, functionNameSchema, intOut, intValue, kwargsSchema, rawOut, toolJson, warningsOut, withExtras } from '../../core/tools/chain-schemas.js';
 import { defineTool, type ToolDefinition } from '../../core/tools/tool.js';

@@ -7,5 +7,5 @@ export {
   chiWithMargin,
   type SubmitRequest,
   type TransactionSubmission,
-  type TxReceipt,
 } from '../../core/chain/transaction-submitter.js';
+export type { TxReceipt } from '../../core/chain/tx-receipts.js';

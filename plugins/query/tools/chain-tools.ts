@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { decodeRawTx, decodeTxResultData } from '../../../core/chain/abci-value.js';
 import { mismatchText } from '../../../core/chain/chain-id-guard.js';
 import { RpcError } from '../../../core/chain/rpc/chain-rpc.js';
-import { txReceiptOf } from '../../../core/chain/transaction-submitter.js';
+import { txReceiptOf } from '../../../core/chain/tx-receipts.js';
 import { ApiError } from '../../../core/errors.js';
 import { intOut, intValue, nodeApiError, nodeCall, rawOut, toolJson, txHashSchema, txReceiptOut, warningsOut, withExtras } from '../../../core/tools/chain-schemas.js';
 import { defineTool, type ToolDefinition } from '../../../core/tools/tool.js';

@@ -4,7 +4,7 @@ import { ChainIdGuard } from '../../../core/chain/chain-id-guard.js';
 import type { DecodedAbciQuery } from '../../../core/chain/abci-value.js';
 import { Wallet } from '../../../core/chain/keys.js';
 import type { ChainNode } from '../../../core/chain/node.js';
-import { ChainSimulator } from '../../../core/chain/simulation.js';
+import { ChainSimulator } from '../../../core/chain/chain-simulator.js';
 import { chiWithMargin, TransactionSubmitter } from '../../../core/chain/transaction-submitter.js';
 import { ApiError } from '../../../core/errors.js';
 import { addressSchema, decimalSchema, kwargsSchema, plainDecimalText, privateKeySchema, toolJson } from '../../../core/tools/chain-schemas.js';

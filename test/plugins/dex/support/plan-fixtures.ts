@@ -1,7 +1,8 @@
 import type { JsonObject } from '../../../../core/chain/canonical-json.js';
 import { Wallet } from '../../../../core/chain/keys.js';
 import type { ChainNode } from '../../../../core/chain/node.js';
-import type { SubmitRequest, TransactionSubmission, TxReceipt } from '../../../../core/chain/transaction-submitter.js';
+import type { SubmitRequest, TransactionSubmission } from '../../../../core/chain/transaction-submitter.js';
+import type { TxReceipt } from '../../../../core/chain/tx-receipts.js';
 import { CapabilityPolicy } from '../../../../core/capability.js';
 import { ContributionList } from '../../../../core/contribution-list.js';
 import { ApiError } from '../../../../core/errors.js';
