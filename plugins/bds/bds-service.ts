@@ -1,0 +1,109 @@
+import { join, resolve } from 'node:path';
+import type { Logger } from '../../core/logger.js';
+import type { QueryPathDefinition } from '../../core/query/query-path.js';
+import type { BlockSource } from './block/chain-block-source.js';
+import type { BdsOptions } from './bds.config.js';
+import { BdsDatabase } from './database/bds-database.js';
+import { prepareSchema } from './database/bds-schema.js';
+import { BdsFollower } from './follower/bds-follower.js';
+import { Spool } from './follower/spool.js';
+import { WriterLock } from './follower/writer-lock.js';
+import type { BdsIndexer } from './indexer-point.js';
+import { BUILTIN_INDEXERS } from './indexers/builtin-indexers.js';
+import { blockPaths } from './query/block-paths.js';
+import { eventPaths } from './query/event-paths.js';
+import type { BdsQueryContext } from './query/path-context.js';
+import { projectionPaths } from './query/projection-paths.js';
+import { statePaths } from './query/state-paths.js';
+import { statusPaths } from './query/status-paths.js';
+import { BdsStatusReporter } from './status/bds-status.js';
+import { BlockWriter } from './writer/block-writer.js';
+
+/**
+ * Everything BDS runs, assembled from options: the database, the spool, the writer with every
+ * indexer, the follower and the status reporter. The plugin wires it into the host; tests and
+ * the maintenance commands assemble it directly.
+ */
+export interface BdsServiceInput {
+  options: BdsOptions;
+  home: string;
+  /** Host setting `bds.databaseUrl` (CHAIN_BDS_DATABASE_URL); `options.databaseUrl` wins. */
+  databaseUrl?: string | null;
+  source: BlockSource;
+  /** Contributed indexers, after the built-in ones. */
+  indexers?: () => readonly BdsIndexer[];
+  log: Logger;
+}
+
+export function databaseOptionsOf(options: BdsOptions, home: string, hostUrl?: string | null) {
+  return {
+    url: options.databaseUrl ?? hostUrl ?? null,
+    pgliteDir: options.pgliteDir ?? join(resolve(home), 'bds'),
+    schema: options.schema,
+    poolMin: options.poolMinSize,
+    poolMax: options.poolMaxSize,
+    statementTimeoutMs: options.statementTimeoutMs,
+    acquireTimeoutMs: options.acquireTimeoutMs,
+    applicationName: options.applicationName,
+  };
+}
+
+export function spoolDirOf(options: BdsOptions, home: string): string {
+  return options.spoolDir ?? join(resolve(home), 'bds-spool');
+}
+
+export class BdsService {
+  readonly spool: Spool;
+  readonly writer: BlockWriter;
+  readonly follower: BdsFollower;
+  readonly status: BdsStatusReporter;
+  readonly lock: WriterLock;
+  readonly query: BdsQueryContext;
+
+  private constructor(readonly db: BdsDatabase, readonly input: BdsServiceInput) {
+    const o = input.options;
+    this.spool = new Spool(spoolDirOf(o, input.home));
+    this.writer = new BlockWriter(db, () => this.indexers());
+    this.lock = new WriterLock(db);
+    this.follower = new BdsFollower(
+      { db, source: input.source, spool: this.spool, writer: this.writer, prepare: () => this.prepare(), log: input.log },
+      {
+        queueCapacity: o.queueMaxSize, batchMaxBlocks: o.batchMaxBlocks, batchMaxTxs: o.batchMaxTxs, pollIntervalMs: o.catchupPollMs,
+        retryDelayMs: o.retryDelayMs, fetchConcurrency: o.fetchConcurrency, spoolMaxEntries: o.spoolMaxEntries, catchupEnabled: o.catchupEnabled,
+      },
+    );
+    this.status = new BdsStatusReporter(this.follower, db, {
+      spoolWarnEntries: o.spoolWarnEntries, spoolWarnBytes: o.spoolWarnBytes, diskFreeWarnBytes: o.diskFreeWarnBytes,
+    });
+    this.query = { knex: () => db.knex };
+  }
+
+  static async open(input: BdsServiceInput): Promise<BdsService> {
+    const db = await BdsDatabase.open({ ...databaseOptionsOf(input.options, input.home, input.databaseUrl), logger: input.log });
+    return new BdsService(db, input);
+  }
+
+  indexers(): readonly BdsIndexer[] {
+    return [...BUILTIN_INDEXERS, ...(this.input.indexers?.() ?? [])];
+  }
+
+  /** Schema guard, migrations and the writer lock (idempotent). */
+  async prepare(): Promise<void> {
+    await prepareSchema(this.db, this.indexers());
+    await this.lock.ensure();
+  }
+
+  queryPaths(): QueryPathDefinition[] {
+    return [...statusPaths(this.status, this.spool), ...blockPaths(this.query), ...eventPaths(this.query), ...statePaths(this.query), ...projectionPaths(this.query)];
+  }
+
+  start(): void {
+    this.follower.start();
+  }
+
+  async stop(): Promise<void> {
+    await this.follower.stop();
+    await this.lock.release();
+    await this.db.close();
+  }
+}

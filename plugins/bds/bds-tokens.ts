@@ -1,0 +1,41 @@
+import type { Knex } from 'knex';
+import { createToken } from '../../core/tokens.js';
+
+/**
+ * The BDS database as other plugins read it (GraphQL, DEX candles): bds's own handle, because
+ * PGlite is single-process and a second instance on the same directory would corrupt it. The
+ * handle is published in register() and usable from init() on; `knex` may change when the
+ * worker reconnects, so read it per query.
+ */
+export interface BdsDatabaseHandle {
+  readonly knex: Knex;
+  /** Schema holding the BDS tables (the connection's search path points at it). */
+  readonly schema: string;
+  readonly kind: 'pglite' | 'postgres';
+  /** `/bds_status` as an object. */
+  status(): Promise<Record<string, unknown>>;
+  /** Highest contiguous indexed height (-1 empty, null before the database was reached). */
+  indexedHeight(): number | null;
+  /** Resolves true once `height` is indexed (read-after-write), false on timeout. */
+  waitForHeight(height: number, timeoutMs: number): Promise<boolean>;
+  /** Where the data lives, without credentials. */
+  describe(): string;
+  /** Releases nothing: the bds plugin owns the handle (for GraphQL's BdsSource contract). */
+  close(): Promise<void>;
+}
+
+export const BdsTokens = {
+  database: createToken<BdsDatabaseHandle>('bds.database'),
+};
+
+/**
+ * For the maintenance commands (host/bin), which boot the configured plugins without starting
+ * them to collect every contributed indexer: the BDS service itself. Not exported from index.ts.
+ */
+export interface BdsServiceAccess {
+  service(): import('./bds-service.js').BdsService;
+}
+
+export const BdsInternalTokens = {
+  service: createToken<BdsServiceAccess>('bds.internal.service'),
+};

@@ -1,0 +1,96 @@
+import { CoreTokens } from '../../core/core-tokens.js';
+import { definePlugin, type PluginContext } from '../../core/plugin.js';
+import { ChainBlockSource } from './block/chain-block-source.js';
+import { bdsConfigSchema, type BdsOptions } from './bds.config.js';
+import { BdsService } from './bds-service.js';
+import { BdsInternalTokens, BdsTokens, type BdsDatabaseHandle } from './bds-tokens.js';
+import { BdsSchemaError } from './database/bds-schema.js';
+import { WriterLockHeldError } from './follower/writer-lock.js';
+import { bdsIndexers, type BdsIndexer, type BdsIndexerRegistrar } from './indexer-point.js';
+import { bdsTools } from './tools/bds-tools.js';
+
+/**
+ * The BDS plugin (wiring only): provides the indexer extension point and the database handle
+ * in register(); opens the database and contributes the query paths and indexed-read tools in
+ * init(); checks the schema and starts the follower in start(). A database that is down at start
+ * is not fatal — blocks spool until it returns — but an incompatible schema or a second live
+ * writer is.
+ */
+interface BdsRuntime {
+  service: BdsService | null;
+  indexers: () => readonly BdsIndexer[];
+}
+
+const runtimes = new WeakMap<object, BdsRuntime>();
+
+function runtimeOf(ctx: PluginContext<BdsOptions>): BdsRuntime {
+  const rt = runtimes.get(ctx.container);
+  if (!rt) throw new Error('bds: register() has not run');
+  return rt;
+}
+
+function requireService(rt: BdsRuntime): BdsService {
+  if (!rt.service) throw new Error('the BDS database is not open yet (available from init on)');
+  return rt.service;
+}
+
+export const bdsPlugin = definePlugin({
+  name: 'bds',
+  description: 'Blockchain Data Service: a PostgreSQL (or embedded PGlite) index of finalized blocks with the BDS query paths and indexed-read tools',
+  requires: [],
+  after: ['devnet'],
+  config: bdsConfigSchema,
+  register(ctx) {
+    const contributed = ctx.createContributionList<BdsIndexer>('bds indexer', (i) => i.name);
+    const rt: BdsRuntime = { service: null, indexers: () => contributed.values() };
+    runtimes.set(ctx.container, rt);
+    const registrar: BdsIndexerRegistrar = {
+      addIndexer: (indexer) => contributed.add(`indexer:${indexer.name}`, indexer),
+      knex: () => requireService(rt).db.knex,
+    };
+    ctx.provideExtensionPoint(bdsIndexers, registrar);
+    const handle: BdsDatabaseHandle = {
+      get knex() { return requireService(rt).db.knex; },
+      get schema() { return requireService(rt).db.schema; },
+      get kind() { return requireService(rt).db.kind; },
+      status: () => requireService(rt).status.status(),
+      indexedHeight: () => rt.service?.follower.indexedHeight ?? null,
+      waitForHeight: (height, timeoutMs) => requireService(rt).follower.waitForHeight(height, timeoutMs),
+      describe: () => rt.service?.db.describe() ?? 'BDS (not open yet)',
+      close: async () => undefined,
+    };
+    ctx.provide(BdsTokens.database, handle);
+    ctx.provide(BdsInternalTokens.service, { service: () => requireService(rt) });
+  },
+  async init(ctx) {
+    const rt = runtimeOf(ctx);
+    const node = ctx.resolve(CoreTokens.chainNode);
+    rt.service = await BdsService.open({
+      options: ctx.options,
+      home: ctx.settings.home,
+      databaseUrl: ctx.settings.bdsDatabaseUrl,
+      source: new ChainBlockSource(node),
+      indexers: rt.indexers,
+      log: ctx.log,
+    });
+    for (const path of rt.service.queryPaths()) ctx.queryPaths.add(path);
+    const service = rt.service;
+    for (const tool of bdsTools({ knex: () => service.db.knex, status: () => service.status.status() })) ctx.tools.add(tool);
+  },
+  async start(ctx) {
+    const service = requireService(runtimeOf(ctx));
+    try {
+      await service.prepare();
+    } catch (err) {
+      if (err instanceof BdsSchemaError || err instanceof WriterLockHeldError) throw err;
+      ctx.log.warn(`BDS database unavailable at start (${service.db.describe()}); blocks will spool until it is back`, { error: (err as Error).message });
+    }
+    service.start();
+    ctx.log.info(`BDS indexing into ${service.db.describe()}; spool ${service.spool.dir}`);
+  },
+  async stop(ctx) {
+    const rt = runtimes.get(ctx.container);
+    await rt?.service?.stop();
+    if (rt) rt.service = null;
+  },
+});

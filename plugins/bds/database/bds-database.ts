@@ -1,0 +1,209 @@
+import { PGlite } from '@electric-sql/pglite';
+import knexFactory, { type Knex } from 'knex';
+import ClientPGLite from 'knex-pglite';
+import { mkdirSync } from 'node:fs';
+import { pgCustomTypes, pgliteParsers } from './pg-types.js';
+import type { Logger } from '../../../core/logger.js';
+import { DirectoryLock } from './directory-lock.js';
+
+/**
+ * The BDS database behind one setting: a PostgreSQL server by URL (through `pg`), or PGlite,
+ * the embedded PostgreSQL, file-backed in a directory (the default, `<home>/bds`). Both are
+ * driven through knex with the same type parsers, the same session time zone (UTC) and a
+ * search path of the configured schema, so every query and row shape is identical.
+ */
+export type BdsDatabaseKind = 'pglite' | 'postgres';
+
+export interface BdsDatabaseOptions {
+  /** `postgres://…`; null selects PGlite in `pgliteDir`. */
+  url: string | null;
+  /** PGlite data directory (created if missing), or `memory://` for a throwaway database. */
+  pgliteDir?: string | null;
+  /** Schema holding every BDS table (`public` by default, as upstream). */
+  schema?: string;
+  poolMin?: number;
+  poolMax?: number;
+  /** > 0 sets the server `statement_timeout` (ms). */
+  statementTimeoutMs?: number;
+  /** How long to wait for a pooled connection (ms); 0 waits forever. */
+  acquireTimeoutMs?: number;
+  applicationName?: string;
+  /** Where knex and the pool report connection trouble (default: nowhere; the worker reports it in /bds_status). */
+  logger?: Logger;
+}
+
+export interface PoolStats {
+  idle: number;
+  in_use: number;
+  max_size: number;
+  min_size: number;
+  size: number;
+  utilization: number;
+}
+
+const SCHEMA_NAME = /^[A-Za-z_][A-Za-z0-9_]{0,62}$/;
+
+export class BdsDatabase {
+  private current: Knex;
+  private pglite: PGlite | null;
+  private lock: DirectoryLock | null;
+  private closed = false;
+
+  private constructor(
+    readonly options: Required<Pick<BdsDatabaseOptions, 'schema'>> & BdsDatabaseOptions,
+    readonly kind: BdsDatabaseKind,
+    knex: Knex,
+    pglite: PGlite | null,
+    lock: DirectoryLock | null,
+  ) {
+    this.current = knex;
+    this.pglite = pglite;
+    this.lock = lock;
+  }
+
+  static async open(options: BdsDatabaseOptions): Promise<BdsDatabase> {
+    const schema = options.schema ?? 'public';
+    if (!SCHEMA_NAME.test(schema)) throw new Error(`BDS schema name ${JSON.stringify(schema)} is not a plain SQL identifier ([A-Za-z_][A-Za-z0-9_]*)`);
+    const resolved = { ...options, schema };
+    if (options.url) {
+      const db = new BdsDatabase(resolved, 'postgres', createPgKnex(resolved), null, null);
+      return db;
+    }
+    const dir = options.pgliteDir;
+    if (!dir) throw new Error('BDS on PGlite needs a data directory (pgliteDir), or set a PostgreSQL URL');
+    const lock = dir.startsWith('memory://') ? null : DirectoryLock.acquire(dir, 'BDS PGlite database');
+    try {
+      const { knex, pglite } = await createPgliteKnex(dir, schema);
+      return new BdsDatabase(resolved, 'pglite', knex, pglite, lock);
+    } catch (err) {
+      lock?.release();
+      throw err;
+    }
+  }
+
+  get knex(): Knex {
+    return this.current;
+  }
+
+  get schema(): string {
+    return this.options.schema;
+  }
+
+  /** The embedded PGlite instance (benchmarks use it for a raw COPY baseline); null on the server. */
+  get pgliteInstance(): PGlite | null {
+    return this.pglite;
+  }
+
+  get isClosed(): boolean {
+    return this.closed;
+  }
+
+  /** Where the data lives, without credentials. */
+  describe(): string {
+    if (this.kind === 'pglite') return `PGlite at ${this.options.pgliteDir} (schema ${this.schema})`;
+    return `PostgreSQL ${redactUrl(this.options.url!)} (schema ${this.schema})`;
+  }
+
+  /** Quoted schema name for DDL. */
+  get quotedSchema(): string {
+    return `"${this.schema}"`;
+  }
+
+  async ping(): Promise<void> {
+    await this.current.raw('select 1');
+  }
+
+  poolStats(): PoolStats | null {
+    if (this.kind !== 'postgres') return null;
+    const pool = (this.current.client as { pool?: TarnLikePool }).pool;
+    if (!pool) return null;
+    const used = pool.numUsed();
+    const free = pool.numFree();
+    const max = this.options.poolMax ?? 10;
+    return { idle: free, in_use: used, max_size: max, min_size: this.options.poolMin ?? 1, size: used + free, utilization: max ? used / max : 0 };
+  }
+
+  /**
+   * Closes the connections and opens them again (tests use it to simulate an outage: while
+   * closed every query fails, as with a stopped server).
+   */
+  async reopen(): Promise<void> {
+    await this.disconnect();
+    if (this.kind === 'postgres') {
+      this.current = createPgKnex(this.options);
+    } else {
+      const { knex, pglite } = await createPgliteKnex(this.options.pgliteDir!, this.schema);
+      this.current = knex;
+      this.pglite = pglite;
+    }
+  }
+
+  /** Ends the connections but keeps the directory lock (for `reopen`). */
+  async disconnect(): Promise<void> {
+    await this.current.destroy().catch(() => undefined);
+    if (this.pglite && !this.pglite.closed) await this.pglite.close().catch(() => undefined);
+    this.pglite = null;
+  }
+
+  async close(): Promise<void> {
+    if (this.closed) return;
+    this.closed = true;
+    await this.disconnect();
+    this.lock?.release();
+    this.lock = null;
+  }
+}
+
+interface TarnLikePool {
+  numUsed(): number;
+  numFree(): number;
+}
+
+function createPgKnex(options: BdsDatabaseOptions & { schema: string }): Knex {
+  const timeout = options.statementTimeoutMs ?? 0;
+  const sessionOptions = ['-c TimeZone=UTC', timeout > 0 ? `-c statement_timeout=${timeout}` : null].filter(Boolean).join(' ');
+  return knexFactory({
+    client: 'pg',
+    connection: {
+      connectionString: options.url!,
+      types: pgCustomTypes(),
+      application_name: options.applicationName ?? 'chain-bds',
+      options: sessionOptions,
+    } as Knex.PgConnectionConfig,
+    searchPath: [options.schema],
+    pool: { min: options.poolMin ?? 1, max: options.poolMax ?? 10, propagateCreateError: false },
+    acquireConnectionTimeout: options.acquireTimeoutMs === 0 ? 2_147_483_647 : options.acquireTimeoutMs ?? 10_000,
+    log: knexLog(options.logger),
+  });
+}
+
+async function createPgliteKnex(dir: string, schema: string): Promise<{ knex: Knex; pglite: PGlite }> {
+  if (!dir.startsWith('memory://')) mkdirSync(dir, { recursive: true });
+  const options = { parsers: pgliteParsers() };
+  const pglite = dir.startsWith('memory://') ? new PGlite(options) : new PGlite(dir, options);
+  await pglite.waitReady;
+  await pglite.exec(`SET TIME ZONE 'UTC'`);
+  const knex = knexFactory({
+    client: ClientPGLite as unknown as typeof Knex.Client,
+    connection: { pglite } as unknown as Knex.StaticConnectionConfig,
+    searchPath: [schema],
+    useNullAsDefault: true,
+    log: knexLog(undefined),
+  });
+  return { knex, pglite };
+}
+
+function knexLog(logger: Logger | undefined): Knex.Logger {
+  const debug = (message: unknown) => logger?.debug(`knex: ${message instanceof Error ? message.message : String(message)}`);
+  return { warn: debug, error: debug, deprecate: debug, debug: () => undefined };
+}
+
+export function redactUrl(url: string): string {
+  try {
+    const u = new URL(url);
+    if (u.password) u.password = '***';
+    return u.toString();
+  } catch {
+    return '(unparseable database URL)';
+  }
+}

@@ -1,0 +1,32 @@
+import type { Knex } from 'knex';
+import { QueryPathError, type ParsedQueryPath, type QueryAnswer, type QueryPathDefinition } from '../../../core/query/query-path.js';
+import { answer } from './answer.js';
+
+/** What the BDS query paths read from: the database (resolved per call, it may be reopened). */
+export interface BdsQueryContext {
+  knex(): Knex;
+}
+
+/**
+ * A BDS query path: the handler returns a plain value (row, list, envelope or null), encoded
+ * here; database failures become a clear `BDS database unavailable` error instead of a bare code 1.
+ */
+export function bdsPath(
+  pattern: string,
+  description: string,
+  run: (query: ParsedQueryPath) => Promise<unknown>,
+): QueryPathDefinition {
+  return {
+    pattern,
+    description,
+    capability: 'read',
+    async handler(query): Promise<QueryAnswer> {
+      try {
+        return answer(await run(query));
+      } catch (err) {
+        if (err instanceof QueryPathError) throw err;
+        throw new QueryPathError(`BDS query failed: ${(err as Error).message}`);
+      }
+    },
+  };
+}

@@ -1,0 +1,80 @@
+import { QueryPathError, type ParsedQueryPath } from '../../../core/query/query-path.js';
+import type { BlockRef } from '../reads/columns.js';
+import type { TagKind } from '../reads/shielded-reads.js';
+
+/**
+ * Path-segment parameters of the BDS query paths (bds.md §6.1). chainhost is strict where
+ * upstream silently falls back or clamps: a limit outside 0…1000, a negative offset or cursor, or
+ * a non-integer is answered with an error naming the parameter, its value and the allowed range.
+ */
+export const DEFAULT_LIMIT = 100;
+export const MAX_LIMIT = 1000;
+
+function intParam(query: ParsedQueryPath, name: string, fallback: number, min: number, max: number): number {
+  const raw = query.params[name];
+  if (raw === undefined || raw === '') return fallback;
+  if (!/^-?[0-9]+$/.test(raw)) throw new QueryPathError(`${name} must be an integer from ${min} to ${max}, got ${JSON.stringify(raw)}`);
+  const n = Number(raw);
+  if (!Number.isSafeInteger(n) || n < min || n > max) throw new QueryPathError(`${name} must be an integer from ${min} to ${max}, got ${raw}`);
+  return n;
+}
+
+export function limitParam(query: ParsedQueryPath): number {
+  return intParam(query, 'limit', DEFAULT_LIMIT, 0, MAX_LIMIT);
+}
+
+export function offsetParam(query: ParsedQueryPath): number {
+  return intParam(query, 'offset', 0, 0, Number.MAX_SAFE_INTEGER);
+}
+
+/** `after_id=<cursor>`: undefined when absent (offset mode). */
+export function afterIdParam(query: ParsedQueryPath): number | undefined {
+  if (query.params.after_id === undefined || query.params.after_id === '') return undefined;
+  return intParam(query, 'after_id', 0, 0, Number.MAX_SAFE_INTEGER);
+}
+
+export function afterNoteIndexParam(query: ParsedQueryPath): number {
+  return intParam(query, 'after_note_index', 0, 0, Number.MAX_SAFE_INTEGER);
+}
+
+/** `kind=` of the shielded feeds, lower-cased; default `sync_hint`. */
+export function kindParam(query: ParsedQueryPath): TagKind {
+  const raw = (query.params.kind ?? 'sync_hint').toLowerCase();
+  if (raw === '' ) return 'sync_hint';
+  if (raw !== 'sync_hint' && raw !== 'discovery_tag') throw new QueryPathError(`kind must be sync_hint or discovery_tag, got ${JSON.stringify(query.params.kind)}`);
+  return raw;
+}
+
+/** `include_zero=` : true for 1/true/yes (bds.md §6.3). */
+export function flagParam(query: ParsedQueryPath, name: string): boolean {
+  return ['1', 'true', 'yes'].includes((query.params[name] ?? '').toLowerCase());
+}
+
+/** The positional part at `index` (after the route); parameter segments do not count as positional. */
+export function partParam(query: ParsedQueryPath, index: number, name: string): string {
+  const positional = query.parts.filter((p) => !/^[A-Za-z_]+=/.test(p));
+  const value = positional[index];
+  if (value === undefined || value === '') throw new QueryPathError(`missing ${name}: /${query.route}/<${name}>…`);
+  return value;
+}
+
+export function heightParam(value: string, name = 'height'): number {
+  if (!/^[0-9]+$/.test(value)) throw new QueryPathError(`${name} must be a non-negative integer, got ${JSON.stringify(value)}`);
+  const n = Number(value);
+  if (!Number.isSafeInteger(n)) throw new QueryPathError(`${name} is out of range: ${value}`);
+  return n;
+}
+
+/** A 64-character argument is a block hash, otherwise an integer height. */
+export function blockRefParam(value: string): BlockRef {
+  return value.length === 64 ? { hash: value } : { height: heightParam(value, 'block height or hash') };
+}
+
+/** `before=<height>:<tx_index>`: the keyset cursor of the sender/contract listings (a chainhost extension; offset stays the spec's way). */
+export function beforeParam(query: ParsedQueryPath): { block_height: number; tx_index: number } | undefined {
+  const raw = query.params.before;
+  if (raw === undefined || raw === '') return undefined;
+  const m = /^([0-9]{1,15}):([0-9]{1,9})$/.exec(raw);
+  if (!m) throw new QueryPathError(`before must be <block_height>:<tx_index> of the last row seen, got ${JSON.stringify(raw)}`);
+  return { block_height: Number(m[1]), tx_index: Number(m[2]) };
+}

@@ -1,0 +1,131 @@
+import { statfs } from 'node:fs/promises';
+import type { BdsDatabase } from '../database/bds-database.js';
+import type { BdsFollower } from '../follower/bds-follower.js';
+import { firstRow } from '../reads/columns.js';
+
+/**
+ * `/bds_status` (spec part 2, bds.md §7): the spec's fields (`worker_running`,
+ * `current_block_height`, `indexed.indexed_height`, `height_lag`, `queue_depth`,
+ * `spool_pending_count`, `alerts`) plus upstream's complete set. `indexed_height` is read from
+ * the database on every call, so it is safe for read-after-write; the table counts are cached
+ * for a few seconds because `count(*)` is linear in the table size.
+ */
+export interface StatusThresholds {
+  spoolWarnEntries: number;
+  spoolWarnBytes: number;
+  diskFreeWarnBytes: number;
+}
+
+export type Alert = { level: 'error' | 'warning'; code: string; message: string } & Record<string, unknown>;
+
+const COUNT_CACHE_MS = 5000;
+
+export class BdsStatusReporter {
+  private counts: { at: number; blocks: number; txs: number } | null = null;
+
+  constructor(
+    private readonly follower: BdsFollower,
+    private readonly db: BdsDatabase,
+    private readonly thresholds: StatusThresholds,
+  ) {}
+
+  async status(): Promise<Record<string, unknown>> {
+    const f = this.follower;
+    const spool = f.spool;
+    const entries = spool.list();
+    const indexed = await this.indexed();
+    const dbOk = indexed.ok && f.dbStatus !== 'error';
+    const indexedHeight = indexed.row.indexed_height as number | null;
+    const current = f.currentHeight;
+    const delta = current !== null && indexedHeight !== null ? current - indexedHeight : null;
+    const lag = delta === null ? null : Math.max(delta, 0);
+    const storage = await storageOf(spool.dir);
+    const alerts: Alert[] = [];
+    if (!dbOk) alerts.push({ level: 'error', code: 'db_unavailable', message: 'BDS database status is degraded' });
+    if (entries.length >= this.thresholds.spoolWarnEntries) {
+      alerts.push({ level: 'warning', code: 'spool_entries_high', message: 'BDS spool entry count exceeded warning threshold', threshold: this.thresholds.spoolWarnEntries, value: entries.length });
+    }
+    if (spool.totalBytes >= this.thresholds.spoolWarnBytes) {
+      alerts.push({ level: 'warning', code: 'spool_bytes_high', message: 'BDS spool size exceeded warning threshold', threshold: this.thresholds.spoolWarnBytes, value: spool.totalBytes });
+    }
+    if (storage.filesystem_total_bytes > 0 && storage.filesystem_free_bytes <= this.thresholds.diskFreeWarnBytes) {
+      alerts.push({ level: 'warning', code: 'disk_free_low', message: 'Low free disk space on BDS spool filesystem', threshold: this.thresholds.diskFreeWarnBytes, value: storage.filesystem_free_bytes });
+    }
+    if (delta !== null && delta < 0) {
+      alerts.push({
+        level: 'error', code: 'indexed_height_ahead', message: 'BDS indexed height is ahead of the current chain height',
+        current_block_height: current, indexed_height: indexedHeight, value: Math.abs(delta),
+      });
+    }
+    if (f.lastWorkerError) alerts.push({ level: 'error', code: f.lastWorkerError.code, message: f.lastWorkerError.message, recorded_at: f.lastWorkerError.recorded_at });
+    if (f.lastEnqueueError?.code === 'fetch_failed') {
+      alerts.push({ level: 'warning', code: 'fetch_failed', message: f.lastEnqueueError.message, recorded_at: f.lastEnqueueError.recorded_at });
+    }
+    const capacity = f.options.queueCapacity;
+    return {
+      worker_running: f.workerRunning,
+      catchup_running: f.catchupRunning,
+      queue_depth: f.queueDepth,
+      queue_capacity: capacity,
+      queue_utilization: capacity ? f.queueDepth / capacity : 0,
+      spool_dir: spool.dir,
+      spool_pending_count: entries.length,
+      spool_total_bytes: spool.totalBytes,
+      spool_oldest_pending: entries.length ? spool.describe(entries[0]!) : null,
+      spool_newest_pending: entries.length ? spool.describe(entries[entries.length - 1]!) : null,
+      storage,
+      db_status: dbOk ? 'ok' : 'error',
+      db_error: dbOk ? null : (indexed.error ?? f.dbError),
+      database: { kind: this.db.kind, schema: this.db.schema },
+      pool: this.db.poolStats(),
+      last_enqueue_error: f.lastEnqueueError,
+      indexed: indexed.row,
+      current_block_height: current,
+      index_height_delta: delta,
+      height_lag: lag,
+      catching_up: entries.length > 0 || (lag ?? 0) > 0,
+      alerts,
+    };
+  }
+
+  private async indexed(): Promise<{ ok: boolean; error?: string; row: Record<string, unknown> }> {
+    const empty = {
+      indexed_app_hash: null, indexed_block_count: 0, indexed_block_hash: null, indexed_block_time: null,
+      indexed_block_time_iso: null, indexed_height: null, indexed_tx_count: 0,
+    };
+    try {
+      const knex = this.db.knex;
+      const latest = firstRow(await knex.raw(
+        `SELECT height, block_hash, block_time, block_time_iso, app_hash FROM blocks ORDER BY height DESC LIMIT 1`,
+      ));
+      const now = Date.now();
+      if (!this.counts || now - this.counts.at > COUNT_CACHE_MS) {
+        const c = firstRow(await knex.raw(`SELECT (SELECT count(*) FROM blocks) AS blocks, (SELECT count(*) FROM transactions) AS txs`))!;
+        this.counts = { at: now, blocks: Number(c.blocks), txs: Number(c.txs) };
+      }
+      return {
+        ok: true,
+        row: latest
+          ? {
+              indexed_app_hash: latest.app_hash, indexed_block_count: this.counts.blocks, indexed_block_hash: latest.block_hash,
+              indexed_block_time: latest.block_time, indexed_block_time_iso: latest.block_time_iso, indexed_height: latest.height,
+              indexed_tx_count: this.counts.txs,
+            }
+          : empty,
+      };
+    } catch (err) {
+      return { ok: false, error: err instanceof Error ? `${err.name}: ${err.message}` : String(err), row: empty };
+    }
+  }
+}
+
+async function storageOf(dir: string): Promise<{ filesystem_free_bytes: number; filesystem_total_bytes: number; filesystem_used_bytes: number }> {
+  try {
+    const s = await statfs(dir);
+    const total = s.blocks * s.bsize;
+    const free = s.bavail * s.bsize;
+    return { filesystem_free_bytes: free, filesystem_total_bytes: total, filesystem_used_bytes: total - s.bfree * s.bsize };
+  } catch {
+    return { filesystem_free_bytes: 0, filesystem_total_bytes: 0, filesystem_used_bytes: 0 };
+  }
+}
