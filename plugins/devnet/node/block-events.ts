@@ -1,4 +1,4 @@
-import type { ExecTxResult, NewBlockEventValue, TxEventValue } from '../../../core/chain/rpc/cometbft-types.js';
+import type { AbciEvent, ExecTxResult, NewBlockEventValue, TxEventValue } from '../../../core/chain/rpc/cometbft-types.js';
 import type { EventBus } from './event-bus.js';
 import type { EventMap } from './event-query.js';
 import type { StoredBlock } from './stored-block.js';
@@ -38,4 +38,15 @@ export function txEventMap(hash: string, height: number, result: ExecTxResult): 
     }
   }
   return map;
+}
+
+/**
+ * The block's applied state patches as a `StatePatch` finalize-block event: the execution list
+ * (contracts.md §8) as JSON in `executions`. An indexer following the node over RPC (our BDS)
+ * rebuilds its state-patch pseudo-transaction from it; nodes that do not emit it leave BDS to
+ * rebuild patches from a local inventory.
+ */
+export function statePatchEvents(executions: readonly unknown[]): AbciEvent[] {
+  if (executions.length === 0) return [];
+  return [{ type: 'StatePatch', attributes: [{ key: 'executions', value: JSON.stringify(executions), index: false }] }];
 }

@@ -5,7 +5,7 @@ import type { ChainStore } from './chain-store.js';
 import { resultsHash } from './cometbft-hashing.js';
 import { committedNonce } from './check-tx.js';
 import type { EventBus } from './event-bus.js';
-import { publishBlock } from './block-events.js';
+import { publishBlock, statePatchEvents } from './block-events.js';
 import { blockEnv, finalizeTxs, type BlockTx, type TxExecutor } from './finalize-block.js';
 import type { Mempool, MempoolTx } from './mempool.js';
 import type { NodeConfig } from './node-config.js';
@@ -162,7 +162,7 @@ export class BlockProducer {
       txs: reaped.map((t) => t.raw.toString('base64')),
       tx_hashes: reaped.map((t) => t.hash),
       txs_results: results,
-      finalize_block_events: [],
+      finalize_block_events: statePatchEvents(patches),
       app_hash: root.hash().toString('hex').toUpperCase(),
       results_hash: resultsHash(results.map((r) => ({ code: r.code, data: Buffer.from(r.data ?? '', 'base64') }))).toString('hex').toUpperCase(),
       block_size: rawTxs.reduce((n, t) => n + t.length, 0) + 1024,

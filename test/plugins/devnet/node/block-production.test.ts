@@ -152,3 +152,16 @@ describe('devnet block production (transactions.md §7, cometbft-rpc.md §4-6)',
     }
   });
 });
+
+describe('applied state patches on the wire', () => {
+  it('are announced as a StatePatch finalize-block event that BDS reads back exactly', async () => {
+    const { statePatchEvents } = await import('../../../../plugins/devnet/node/block-events.js');
+    const { patchesFromEvents, aggregatePatchHash } = await import('../../../../plugins/bds/block/payload-from-rpc.js');
+    assert.deepEqual(statePatchEvents([]), [], 'no event in a block without patches');
+    const executions = [{ patch_id: 'fix-balance', execution_hash: 'ab'.repeat(32), changes: [{ key: 'currency.balances:x', value: '5' }] }];
+    const events = statePatchEvents(executions);
+    const read = patchesFromEvents(events);
+    assert.deepEqual(JSON.parse(JSON.stringify(read.executions)), executions);
+    assert.equal(read.patch_hash, aggregatePatchHash(read.executions));
+  });
+});
