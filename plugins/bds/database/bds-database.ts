@@ -4,7 +4,7 @@ import ClientPGLite from 'knex-pglite';
 import { mkdirSync } from 'node:fs';
 import { pgCustomTypes, pgliteParsers } from './pg-types.js';
 import type { Logger } from '../../../core/logger.js';
-import { DirectoryLock } from './directory-lock.js';
+import { DirectoryLock } from '../../../core/fs/directory-lock.js';
 
 /**
  * The BDS database behind one setting: a PostgreSQL server by URL (through `pg`), or PGlite,
@@ -71,7 +71,7 @@ export class BdsDatabase {
     }
     const dir = options.pgliteDir;
     if (!dir) throw new Error('BDS on PGlite needs a data directory (pgliteDir), or set a PostgreSQL URL');
-    const lock = dir.startsWith('memory://') ? null : DirectoryLock.acquire(dir, 'BDS PGlite database');
+    const lock = dir.startsWith('memory://') ? null : DirectoryLock.acquire(dir, 'BDS PGlite database', { advice: "stop that process (the host's BDS worker, a reindex or a snapshot import) first" });
     try {
       const { knex, pglite } = await createPgliteKnex(dir, schema);
       return new BdsDatabase(resolved, 'pglite', knex, pglite, lock);

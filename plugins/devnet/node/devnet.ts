@@ -5,6 +5,7 @@ import { deriveCanonicalKey, mnemonicToSeed } from '../../../core/chain/hd-walle
 import { publicKeyFromPrivate } from '../../../core/chain/keys.js';
 import type { ChainRpc } from '../../../core/chain/rpc/chain-rpc.js';
 import { ChainDatetime } from '../../../core/chain/values.js';
+import { DirectoryLock } from '../../../core/fs/directory-lock.js';
 import { silentLogger, type Logger } from '../../../core/logger.js';
 import { buildGenesis } from '../engine/genesis.js';
 import type { QueryResolver } from './abci-query.js';
@@ -82,6 +83,7 @@ export class Devnet {
     private readonly devAccounts: DevAccount[],
     private readonly metrics: NodeMetrics,
     private readonly logger: Logger,
+    private readonly lock: DirectoryLock,
   ) {
     this.dispatcher = new DevnetRpc(node, { rpcAddress: () => (this.address ? `tcp://${this.address.address}:${this.address.port}` : 'tcp://127.0.0.1:26657') });
     this.rpc = new DevnetChainRpc(this.dispatcher, node.events);
@@ -92,7 +94,7 @@ export class Devnet {
     const chainId = options.chainId ?? DEFAULT_CHAIN_ID;
     const logger = options.logger ?? silentLogger;
     mkdirSync(home, { recursive: true });
-    acquireLock(home);
+    const lock = DirectoryLock.acquire(home, 'a devnet', { file: 'devnet.lock', advice: 'stop it first or use another home' });
     try {
       if (options.reset) {
         ChainStore.wipe(join(home, 'data'));
@@ -102,16 +104,16 @@ export class Devnet {
       const identity = loadNodeIdentity(home);
       const accounts = deriveAccounts(options.mnemonic ?? DEFAULT_MNEMONIC, options.accounts ?? 10);
       const genesis = loadOrCreateGenesis(home, chainId, identity, accounts, config);
-      return Devnet.start(home, chainId, options, config, identity, accounts, genesis, logger);
+      return Devnet.start(home, chainId, options, config, identity, accounts, genesis, logger, lock);
     } catch (err) {
-      releaseLock(home);
+      lock.release();
       throw err;
     }
   }
 
   private static start(
     home: string, chainId: string, options: DevnetOptions, config: NodeConfig, identity: NodeIdentity,
-    accounts: DevAccount[], genesis: GenesisDoc, logger: Logger,
+    accounts: DevAccount[], genesis: GenesisDoc, logger: Logger, lock: DirectoryLock,
   ): Devnet {
     let metrics: NodeMetrics | undefined;
     const node = new DevnetNode({
@@ -122,7 +124,7 @@ export class Devnet {
       onCommit: (block: StoredBlock) => metrics?.committed(block),
     });
     metrics = new NodeMetrics(node);
-    const devnet = new Devnet(node, home, accounts, metrics, logger);
+    const devnet = new Devnet(node, home, accounts, metrics, logger, lock);
     node.start();
     logger.info('devnet started', { home, chainId, height: node.height, accounts: accounts.length });
     return devnet;
@@ -170,7 +172,7 @@ export class Devnet {
     await this.rpcServer?.close();
     await this.metricsServer?.close();
     await this.node.close();
-    releaseLock(this.home);
+    this.lock.release();
   }
 }
 
@@ -206,28 +208,3 @@ function loadOrCreateGenesis(home: string, chainId: string, identity: NodeIdenti
   return doc;
 }
 
-/** One devnet per home: `<home>/devnet.lock` holds the owner's pid (a dead owner's lock is taken over). */
-function acquireLock(home: string): void {
-  const file = join(home, 'devnet.lock');
-  if (existsSync(file)) {
-    const pid = Number(readFileSync(file, 'utf8').trim());
-    if (Number.isInteger(pid) && pid > 0 && pid !== process.pid && isAlive(pid)) {
-      throw new Error(`another devnet (pid ${pid}) is running on ${home}; stop it first or use another home`);
-    }
-    if (pid === process.pid) throw new Error(`a devnet in this process is already open on ${home}; close it first`);
-  }
-  writeFileSync(file, `${process.pid}\n`);
-}
-
-function releaseLock(home: string): void {
-  rmSync(join(home, 'devnet.lock'), { force: true });
-}
-
-function isAlive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (err) {
-    return (err as NodeJS.ErrnoException).code === 'EPERM';
-  }
-}

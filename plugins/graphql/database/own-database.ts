@@ -1,8 +1,8 @@
 import { PGlite } from '@electric-sql/pglite';
 import knexFactory, { type Knex } from 'knex';
 import ClientPGLite from 'knex-pglite';
-import { closeSync, existsSync, openSync, readdirSync, readFileSync, rmSync, writeSync } from 'node:fs';
-import { join } from 'node:path';
+import { existsSync, readdirSync } from 'node:fs';
+import { DirectoryLock } from '../../../core/fs/directory-lock.js';
 import pg from 'pg';
 import type { BdsSource } from './bds-source.js';
 
@@ -26,7 +26,6 @@ export interface OwnDatabaseOptions {
 const TEXT_OIDS = [20 /* int8 */, 1700 /* numeric */, 1114 /* timestamp */, 1184 /* timestamptz */];
 const identity = (text: string) => text;
 
-export class DatabaseInUseError extends Error {}
 
 export async function openOwnDatabase(options: OwnDatabaseOptions): Promise<BdsSource> {
   return options.url ? openPostgres(options) : openPglite(options);
@@ -62,7 +61,10 @@ async function openPglite(options: OwnDatabaseOptions): Promise<BdsSource> {
   if (!existsSync(dir) || readdirSync(dir).filter((f) => f !== '.lock').length === 0) {
     throw new Error(`no BDS database at ${dir}: run the bds plugin first to create it, or set CHAIN_BDS_DATABASE_URL to a PostgreSQL server`);
   }
-  const release = takeLock(dir);
+  const lock = DirectoryLock.acquire(dir, 'the BDS PGlite database', {
+    advice: 'PGlite allows one process: run GraphQL in that host (add "graphql" to its plugins) or put BDS on a PostgreSQL server (CHAIN_BDS_DATABASE_URL)',
+  });
+  const release = () => lock.release();
   try {
     const parsers = Object.fromEntries(TEXT_OIDS.map((oid) => [oid, identity]));
     const pglite = new PGlite(dir, { parsers });
@@ -87,50 +89,6 @@ async function openPglite(options: OwnDatabaseOptions): Promise<BdsSource> {
   } catch (err) {
     release();
     throw err;
-  }
-}
-
-/** `<dir>/.lock` holding the owner's pid, created exclusively; a lock whose owner is gone is taken over. */
-function takeLock(dir: string): () => void {
-  const file = join(dir, '.lock');
-  for (let attempt = 0; attempt < 2; attempt++) {
-    try {
-      const fd = openSync(file, 'wx');
-      writeSync(fd, String(process.pid));
-      closeSync(fd);
-      return () => {
-        if (ownerOf(file) === process.pid) rmSync(file, { force: true });
-      };
-    } catch (err) {
-      if ((err as NodeJS.ErrnoException).code !== 'EEXIST') throw err;
-      const owner = ownerOf(file);
-      if (owner !== null && isAlive(owner)) {
-        throw new DatabaseInUseError(
-          `the BDS PGlite database at ${dir} is in use by process ${owner}${owner === process.pid ? ' (this one)' : ''}; ` +
-          'PGlite allows one process: run GraphQL in that host (add "graphql" to its plugins) or put BDS on a PostgreSQL server (CHAIN_BDS_DATABASE_URL)',
-        );
-      }
-      rmSync(file, { force: true });
-    }
-  }
-  throw new Error(`could not take the lock ${file}; remove it if no process uses ${dir}`);
-}
-
-function ownerOf(file: string): number | null {
-  try {
-    const pid = Number(readFileSync(file, 'utf8').trim());
-    return Number.isInteger(pid) && pid > 0 ? pid : null;
-  } catch {
-    return null;
-  }
-}
-
-function isAlive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (err) {
-    return (err as NodeJS.ErrnoException).code === 'EPERM';
   }
 }
 

@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { gunzipSync, gzipSync } from 'node:zlib';
 import type { Knex } from 'knex';
 import { BdsDatabase } from '../../../plugins/bds/database/bds-database.js';
-import { DirectoryLockedError } from '../../../plugins/bds/database/directory-lock.js';
+import { DirectoryLockedError } from '../../../core/fs/directory-lock.js';
 import { Spool } from '../../../plugins/bds/follower/spool.js';
 import { WriterLock, WriterLockHeldError } from '../../../plugins/bds/follower/writer-lock.js';
 import type { BdsIndexer } from '../../../plugins/bds/indexer-point.js';

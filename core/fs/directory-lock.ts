@@ -2,16 +2,26 @@ import { closeSync, mkdirSync, openSync, readFileSync, rmSync, writeSync } from 
 import { join, resolve } from 'node:path';
 
 /**
- * An exclusive lock on a directory for one process: `<dir>/.lock` holds the owner's pid. PGlite
- * is single-process — two processes opening one data directory would corrupt it — so the BDS
- * worker, `chain-bds-reindex` and `chain-bds-snapshot` take this lock before opening it. A lock
- * left by a process that no longer exists (kill -9) is taken over.
+ * An exclusive lock on a directory for one process: a lock file in it holds the owner's pid.
+ * Data directories that only one process may open (the devnet's chain data; PGlite, which is
+ * single-process, so the BDS worker, its maintenance commands and a standalone GraphQL server)
+ * take it first. A lock left by a process that no longer exists (kill -9) is taken over; a second
+ * open inside the same process is refused too.
  */
 export class DirectoryLockedError extends Error {
-  constructor(readonly what: string, readonly dir: string, readonly pid: number) {
-    super(`${what} at ${dir} is in use by process ${pid}; stop that process (the host's BDS worker, a reindex or a snapshot import) first`);
+  constructor(readonly what: string, readonly dir: string, readonly pid: number, advice: string) {
+    super(pid === process.pid
+      ? `${what} at ${dir} is already open: it is in use by process ${pid} (this one); close it first`
+      : `${what} at ${dir} is in use by process ${pid}; ${advice}`);
     this.name = 'DirectoryLockedError';
   }
+}
+
+export interface DirectoryLockOptions {
+  /** Lock file name inside the directory (default `.lock`). */
+  file?: string;
+  /** What to do about it, appended to the error (e.g. "stop that process first"). */
+  advice?: string;
 }
 
 export class DirectoryLock {
@@ -21,10 +31,11 @@ export class DirectoryLock {
 
   private constructor(readonly file: string) {}
 
-  static acquire(dir: string, what: string): DirectoryLock {
+  static acquire(dir: string, what: string, options: DirectoryLockOptions = {}): DirectoryLock {
     mkdirSync(dir, { recursive: true });
-    const file = resolve(join(dir, '.lock'));
-    if (DirectoryLock.held.has(file)) throw new DirectoryLockedError(what, dir, process.pid);
+    const file = resolve(join(dir, options.file ?? '.lock'));
+    const advice = options.advice ?? 'stop that process first';
+    if (DirectoryLock.held.has(file)) throw new DirectoryLockedError(what, dir, process.pid, advice);
     for (let attempt = 0; attempt < 2; attempt++) {
       try {
         const fd = openSync(file, 'wx');
@@ -35,7 +46,7 @@ export class DirectoryLock {
       } catch (err) {
         if ((err as NodeJS.ErrnoException).code !== 'EEXIST') throw err;
         const owner = readOwner(file);
-        if (owner !== null && owner !== process.pid && isAlive(owner)) throw new DirectoryLockedError(what, dir, owner);
+        if (owner !== null && owner !== process.pid && isAlive(owner)) throw new DirectoryLockedError(what, dir, owner, advice);
         rmSync(file, { force: true }); // stale: its owner is gone
       }
     }
