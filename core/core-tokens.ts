@@ -1,5 +1,6 @@
 import { createToken } from './tokens.js';
 import type { ChainNode } from './chain/node.js';
+import type { MetricsRegistrar } from './metrics.js';
 import type { QueryPathRegistry } from './query/query-path-registry.js';
 import type { ToolInvoker } from './tools/tool-invoker.js';
 
@@ -9,4 +10,6 @@ export const CoreTokens = {
   chainNode: createToken<ChainNode>('chain-node'),
   queryPaths: createToken<QueryPathRegistry>('query-paths'),
   toolInvoker: createToken<ToolInvoker>('tool-invoker'),
+  /** Gauges for `/metrics`; always resolvable, scraped only when the `metrics` server is configured. */
+  metrics: createToken<MetricsRegistrar>('metrics'),
 };

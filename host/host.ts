@@ -7,6 +7,7 @@ import { ContributionList } from '../core/contribution-list.js';
 import { CoreTokens } from '../core/core-tokens.js';
 import { BootError } from '../core/errors.js';
 import type { ExtensionPoint } from '../core/extension-point.js';
+import type { MetricsRegistrar } from '../core/metrics.js';
 import type { LoadedConfig } from '../core/config/load-config.js';
 import { parsePluginOptions } from '../core/config/load-config.js';
 import { createLogger, type Logger } from '../core/logger.js';
@@ -22,6 +23,8 @@ import { resolvePlugins } from './plugin-resolver.js';
 import { checkBindRules } from './servers/bind-rules.js';
 import { createKoaApp } from './servers/koa-app.js';
 import { urlFor } from '../core/net/bind-address.js';
+import { HostMetrics, UNKNOWN_TOOL } from './metrics/host-metrics.js';
+import { METRICS_SERVER, metricsSurface } from './metrics/metrics-surface.js';
 
 export interface HostOptions {
   log?: Logger;
@@ -58,6 +61,8 @@ export class Host {
   readonly webSockets = new ContributionList<WebSocketContribution>('websocket', (w) => `${w.server}:${w.path}`);
   readonly servers = new ContributionList<ServerDeclaration>('server', (s) => s.name, null);
   readonly invoker: ToolInvoker;
+  /** Prometheus figures; recorded and served only when the `metrics` server is configured. */
+  readonly metrics: HostMetrics;
   private readonly lists: ContributionList<unknown>[] = [this.tools, this.queryPaths.list, this.routes, this.webSockets, this.servers] as ContributionList<unknown>[];
   private readonly container: DependencyContainer;
   private readonly provided = new Map<symbol, string>();
@@ -71,13 +76,26 @@ export class Host {
     this.log = options.log ?? createLogger();
     this.policy = new CapabilityPolicy(config.settings.unsafeEnabled);
     this.container = rootContainer.createChildContainer();
-    this.invoker = new ToolInvoker(this.tools, this.policy, this.log.child('tools'), { defaultTimeoutMs: config.settings.tools.timeoutMs });
+    const served = config.settings.metrics !== null;
+    this.metrics = new HostMetrics({ processMetrics: served });
+    this.invoker = new ToolInvoker(this.tools, this.policy, this.log.child('tools'), {
+      defaultTimeoutMs: config.settings.tools.timeoutMs,
+      // Nothing per call when nobody scrapes: the hook is left out entirely.
+      ...(served ? {
+        onCallFinished: (e) => this.metrics.recordToolCall({
+          tool: this.tools.get(e.tool) ? e.tool : UNKNOWN_TOOL, transport: e.transport, outcome: e.outcome, durationMs: e.durationMs,
+        }),
+      } : {}),
+    });
     this.container.register(asInjectionToken(CoreTokens.chainNode), {
       useFactory: instanceCachingFactory(() => createDefaultChainNode(config.settings.nodeUrl)),
     });
     this.provided.set(CoreTokens.chainNode, 'host (default)');
     this.container.register(asInjectionToken(CoreTokens.queryPaths), { useValue: this.queryPaths });
     this.container.register(asInjectionToken(CoreTokens.toolInvoker), { useValue: this.invoker });
+    const metrics = this.metrics;
+    const registrar: MetricsRegistrar = { addGauge: (gauge) => metrics.addGauge(gauge) };
+    this.container.register(asInjectionToken(CoreTokens.metrics), { useValue: registrar });
   }
 
   /** Resolves, orders, registers and initialises every configured plugin; registries are frozen afterwards. */
@@ -93,6 +111,10 @@ export class Host {
       const options = parsePluginOptions(key, plugin.config, config.file.plugins[key]);
       return { plugin, key, optional: optional.has(key) || optional.has(plugin.name), ctx: host.contextFor(plugin, options, loadedNames) };
     });
+    if (config.settings.metrics) {
+      const { declaration, routes } = metricsSurface(host.metrics, config.settings.metrics);
+      host.declareServer(declaration, routes);
+    }
     for (const surface of options.surfaces ?? []) surface(host);
     await host.phase('register', (b) => b.plugin.register?.(b.ctx));
     await host.phase('init', (b) => b.plugin.init?.(b.ctx));
@@ -160,7 +182,7 @@ export class Host {
       `tools: ${this.invoker.visible().length} visible of ${this.tools.values().length}`,
       `node: ${this.provided.get(CoreTokens.chainNode) === 'host (default)' ? s.nodeUrl : `in-process (${this.provided.get(CoreTokens.chainNode)})`}; chain id ${s.chainId}`,
     ];
-    for (const r of this.running) lines.push(`${r.declaration.name}: ${r.url}`);
+    for (const r of this.running) lines.push(`${r.declaration.name}: ${r.url}${r.declaration.name === METRICS_SERVER ? '/metrics' : ''}`);
     if (s.tools.stdio) lines.push('mcp: stdio');
     const failed = this.booted.filter((b) => b.failed);
     for (const f of failed) lines.push(`skipped optional plugin ${f.plugin.name}: ${f.failed}`);
@@ -198,7 +220,8 @@ export class Host {
 
   private async listen(declaration: ServerDeclaration): Promise<RunningServer> {
     const routes = this.routes.values().filter((r) => r.server === declaration.name && this.policy.allows(r.capability));
-    const app = createKoaApp(declaration, routes, this.log);
+    const outer = this.config.settings.metrics ? [this.metrics.httpMiddleware(declaration.name)] : [];
+    const app = createKoaApp(declaration, routes, this.log, outer);
     const server = http.createServer(app.callback());
     server.keepAliveTimeout = 65_000;
     const sockets = this.webSockets.values().filter((w) => w.server === declaration.name && this.policy.allows(w.capability));
@@ -210,6 +233,7 @@ export class Host {
         const target = sockets.find((s) => s.path === path);
         const refusal = target ? target.accept?.(req) ?? null : { status: 404, message: 'no WebSocket endpoint here' };
         if (!target || refusal) {
+          if (refusal?.status === 429 && this.config.settings.metrics) this.metrics.recordRateLimited(declaration.name);
           socket.end(`HTTP/1.1 ${refusal!.status} ${refusal!.message}\r\nConnection: close\r\nContent-Length: 0\r\n\r\n`);
           return;
         }

@@ -17,6 +17,15 @@ export const toolsHttpSchema = z.strictObject({
   bodyLimitBytes: z.number().int().min(1024, 'must be 1024..16777216').max(16 * 1024 * 1024, 'must be 1024..16777216').default(1024 * 1024),
 });
 
+/** The host's Prometheus endpoint (`GET /metrics`); null or absent serves none. */
+export const metricsSchema = z.strictObject({
+  host: z.string().min(1, 'must not be empty').default('127.0.0.1'),
+  /** 9109: the devnet's node metrics already use 9108. */
+  port: port.default(9109),
+  /** With CHAIN_PUBLIC_QUERY_ENABLED=1, lets the endpoint bind beyond loopback (containers). */
+  publicQuery: z.boolean().default(false),
+});
+
 export const configFileSchema = z.strictObject({
   $schema: z.string().optional(),
   home: z.string().min(1, 'must not be empty').default('.chain'),
@@ -35,6 +44,7 @@ export const configFileSchema = z.strictObject({
     ttlSeconds: z.number({ error: 'must be an integer' }).int('must be an integer').min(30, 'must be 30..900').max(900, 'must be 30..900').default(300),
     maxEntries: z.number({ error: 'must be an integer' }).int('must be an integer').min(1, 'must be 1..1000').max(1000, 'must be 1..1000').default(256),
   }).default({ ttlSeconds: 300, maxEntries: 256 }),
+  metrics: metricsSchema.nullable().default(null),
   bds: z.strictObject({ databaseUrl: z.string().min(1).nullable().default(null) }).default({ databaseUrl: null }),
   /** Plugins to load: key = built-in name, relative path or package name; value = that plugin's options. */
   plugins: z.record(z.string().min(1), z.record(z.string(), z.unknown())).default({}),

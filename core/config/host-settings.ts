@@ -25,4 +25,6 @@ export interface HostSettings {
   };
   dexPlan: { ttlSeconds: number; maxEntries: number };
   bdsDatabaseUrl: string | null;
+  /** The host's `/metrics` server, or null for none. */
+  metrics: null | { host: string; port: number; publicQuery: boolean };
 }

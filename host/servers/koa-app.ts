@@ -4,13 +4,15 @@ import type { Logger } from '../../core/logger.js';
 import type { RouteContribution, ServerDeclaration } from '../../core/routes.js';
 
 /**
- * One koa app per declared server: the shared error shape for every failure, the server's
- * own middleware (limits, auth), then every contributed router.
+ * One koa app per declared server: the host's outer middleware (metrics, which must see the
+ * final status), the shared error shape for every failure, the server's own middleware
+ * (limits, auth), then every contributed router.
  */
-export function createKoaApp(declaration: ServerDeclaration, routes: readonly RouteContribution[], log: Logger): Koa {
+export function createKoaApp(declaration: ServerDeclaration, routes: readonly RouteContribution[], log: Logger, outer: readonly Koa.Middleware[] = []): Koa {
   const app = new Koa();
   app.proxy = false;
   app.silent = true;
+  for (const mw of outer) app.use(mw);
   app.use(errorShape(log.child(declaration.name)));
   for (const mw of declaration.middleware ?? []) app.use(mw);
   for (const route of routes) {

@@ -1,0 +1,133 @@
+import type Koa from 'koa';
+import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom-client';
+
+/**
+ * The host's Prometheus figures, in a Registry of its own (never prom-client's global one, so
+ * two hosts in one process — tests, benches — keep separate counts). Core-free on purpose:
+ * it knows tool calls, HTTP requests and gauges only by plain values.
+ *
+ * Every label value is bounded: tool names the host knows (anything else is `(unknown)`),
+ * route patterns (never raw paths), a fixed set of transports and outcomes.
+ */
+export interface ToolCallFigure {
+  tool: string;
+  transport: string;
+  outcome: 'ok' | 'error';
+  durationMs: number;
+}
+
+export interface GaugeDefinition {
+  name: string;
+  help: string;
+  labelNames?: readonly string[];
+  collect(): number | readonly { labels: Readonly<Record<string, string>>; value: number }[] | Promise<number | readonly { labels: Readonly<Record<string, string>>; value: number }[]>;
+}
+
+export interface HostMetricsOptions {
+  /** Node.js process figures (CPU, memory, event loop lag, GC): on when the metrics server is served. */
+  processMetrics?: boolean;
+}
+
+/** A request no route pattern matched (404s, 405s, guards that answered first). */
+export const UNMATCHED_ROUTE = '(unmatched)';
+/** A tool name no plugin contributed: callers choose it, so it is not a label value. */
+export const UNKNOWN_TOOL = '(unknown)';
+
+const LATENCY_BUCKETS = [0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30];
+
+export class HostMetrics {
+  readonly registry = new Registry();
+  private readonly toolCalls: Counter<'tool' | 'transport' | 'outcome'>;
+  private readonly toolLatency: Histogram<'tool' | 'outcome'>;
+  private readonly httpRequests: Counter<'server' | 'route' | 'method' | 'status'>;
+  private readonly httpLatency: Histogram<'server' | 'route'>;
+  private readonly rateLimited: Counter<'server'>;
+  private readonly collectErrors: Counter<'metric'>;
+
+  constructor(options: HostMetricsOptions = {}) {
+    const registers = [this.registry];
+    this.toolCalls = new Counter({ name: 'chainhost_tool_calls_total', help: 'Tool calls by tool, transport and outcome', labelNames: ['tool', 'transport', 'outcome'], registers });
+    this.toolLatency = new Histogram({ name: 'chainhost_tool_call_duration_seconds', help: 'Tool call latency (policy, validation, run, output check)', labelNames: ['tool', 'outcome'], buckets: LATENCY_BUCKETS, registers });
+    this.httpRequests = new Counter({ name: 'chainhost_http_requests_total', help: 'HTTP requests by server, route pattern, method and status', labelNames: ['server', 'route', 'method', 'status'], registers });
+    this.httpLatency = new Histogram({ name: 'chainhost_http_request_duration_seconds', help: 'HTTP request latency by server and route pattern', labelNames: ['server', 'route'], buckets: LATENCY_BUCKETS, registers });
+    this.rateLimited = new Counter({ name: 'chainhost_http_rate_limited_total', help: 'Requests and WebSocket upgrades refused with 429, by server', labelNames: ['server'], registers });
+    this.collectErrors = new Counter({ name: 'chainhost_metrics_collect_errors_total', help: 'Scrapes in which a registered gauge failed to collect', labelNames: ['metric'], registers });
+    if (options.processMetrics) collectDefaultMetrics({ register: this.registry });
+  }
+
+  /** One finished tool call; `tool` must already be bounded (see UNKNOWN_TOOL). */
+  recordToolCall(figure: ToolCallFigure): void {
+    this.toolCalls.inc({ tool: figure.tool, transport: figure.transport, outcome: figure.outcome });
+    this.toolLatency.observe({ tool: figure.tool, outcome: figure.outcome }, figure.durationMs / 1000);
+  }
+
+  /** A refusal with 429 outside the koa pipeline (a WebSocket upgrade). */
+  recordRateLimited(server: string): void {
+    this.rateLimited.inc({ server });
+  }
+
+  /**
+   * Koa middleware for one server, outermost so it sees the final status after the error
+   * shape is applied. The route label is the matched pattern (`/tools/:name`), never the path.
+   */
+  httpMiddleware(server: string): Koa.Middleware {
+    return async (ctx, next) => {
+      const started = performance.now();
+      try {
+        await next();
+      } finally {
+        const matched = (ctx as { _matchedRoute?: string | RegExp })._matchedRoute;
+        const route = matched === undefined ? UNMATCHED_ROUTE : String(matched);
+        const status = ctx.status;
+        this.httpRequests.inc({ server, route, method: boundedMethod(ctx.method), status: String(status) });
+        this.httpLatency.observe({ server, route }, (performance.now() - started) / 1000);
+        if (status === 429) this.rateLimited.inc({ server });
+      }
+    };
+  }
+
+  /** A gauge read at scrape time; a failing collector empties that gauge for the scrape and is counted. */
+  addGauge(definition: GaugeDefinition): void {
+    if (this.registry.getSingleMetric(definition.name)) {
+      throw new Error(`metric "${definition.name}" is registered twice; gauge names must be unique in a host (prefix them with the plugin name)`);
+    }
+    const collectErrors = this.collectErrors;
+    try {
+      new Gauge({
+        name: definition.name,
+        help: definition.help,
+        labelNames: [...(definition.labelNames ?? [])],
+        registers: [this.registry],
+        async collect() {
+          this.reset();
+          try {
+            const value = await definition.collect();
+            if (typeof value === 'number') this.set(value);
+            else for (const sample of value) this.set({ ...sample.labels }, sample.value);
+          } catch {
+            this.reset();
+            collectErrors.inc({ metric: definition.name });
+          }
+        },
+      });
+    } catch (err) {
+      throw new Error(`gauge "${definition.name}" cannot be registered: ${err instanceof Error ? err.message : String(err)}`);
+    }
+  }
+
+  /** The Prometheus text exposition of every figure. */
+  scrape(): Promise<string> {
+    return this.registry.metrics();
+  }
+
+  get contentType(): string {
+    return this.registry.contentType;
+  }
+}
+
+const METHODS = new Set(['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS']);
+
+/** Node accepts dozens of methods; anything unusual is one label value. */
+function boundedMethod(method: string): string {
+  return METHODS.has(method) ? method : 'OTHER';
+}
