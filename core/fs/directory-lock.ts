@@ -11,7 +11,7 @@ import { join, resolve } from 'node:path';
 export class DirectoryLockedError extends Error {
   constructor(readonly what: string, readonly dir: string, readonly pid: number, advice: string) {
     super(pid === process.pid
-      ? `${what} at ${dir} is already open: it is in use by process ${pid} (this one); close it first`
+      ? `${what} at ${dir} is already open: it is in use by process ${pid} (this one); ${advice}`
       : `${what} at ${dir} is in use by process ${pid}; ${advice}`);
     this.name = 'DirectoryLockedError';
   }

@@ -26,7 +26,8 @@ describe('devnet block production (transactions.md §7, cometbft-rpc.md §4-6)',
       assert.equal(found.tx_result.code, 0);
       assert.ok(Number(found.height) > heightAtSend, 'it waited for the next tick');
       const times = await net.devnet.rpc.call<any>('blockchain', { minHeight: String(start + 1), maxHeight: String(start + 3) });
-      const stamps = times.block_metas.map((m: any) => m.header.time).reverse();
+      // RFC 3339 with trailing zeros trimmed ("…40.5Z" < "…40.561Z"): compare at fixed nanosecond width.
+      const stamps = times.block_metas.map((m: any) => nanosecondText(m.header.time)).reverse();
       assert.deepEqual(stamps, [...stamps].sort(), 'block times increase');
     } finally {
       await net.close();
@@ -165,3 +166,7 @@ describe('applied state patches on the wire', () => {
     assert.equal(read.patch_hash, aggregatePatchHash(read.executions));
   });
 });
+
+function nanosecondText(time: string): string {
+  return time.replace(/(?:\.(\d+))?Z$/, (_m, fraction: string | undefined) => `.${(fraction ?? '').padEnd(9, '0')}Z`);
+}
