@@ -1,3 +1,4 @@
+import { setMaxListeners } from 'node:events';
 import { z } from 'zod';
 import { ApiError, toApiError } from '../errors.js';
 import type { CapabilityPolicy } from '../capability.js';
@@ -106,6 +107,8 @@ class CallSignal {
   get signal(): AbortSignal {
     if (!this.controller) {
       this.controller = new AbortController();
+      // A tool may fan one call out into many concurrent node reads, each listening on this signal.
+      setMaxListeners(256, this.controller.signal);
       if (this.abortedWith) this.controller.abort(this.abortedWith.reason);
       else if (this.outer?.aborted) this.abort(this.outer.reason);
       else if (!this.disposed) this.outer?.addEventListener('abort', this.onOuterAbort, { once: true });
