@@ -7,7 +7,7 @@ import { isXsc001Source } from '../../../plugins/bds/indexers/xsc001.js';
 import { BlockGapError, BlockIdentityMismatchError, BlockParentMismatchError, BlockWriter } from '../../../plugins/bds/writer/block-writer.js';
 import { forEachDatabase, type TestDatabase } from '../../support/databases.js';
 import { SyntheticChain, senderOf } from './support/synthetic-chain.js';
-import { XSC001_SAMPLE_SOURCE } from './support/xsc001-sample.js';
+import { XSC001_SOURCE as XSC001_SAMPLE_SOURCE } from '../../../plugins/devnet/engine/contracts/xsc001-token.js';
 
 async function open(db: TestDatabase, indexers: BdsIndexer[] = []): Promise<{ db: BdsDatabase; writer: BlockWriter }> {
   const handle = await BdsDatabase.open({ url: db.url, pgliteDir: db.pgliteDir, schema: db.schema });

@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import type { JsonObject, JsonValue } from '../../../../core/chain/canonical-json.js';
 import { isoFromNanos, parsePayload, serializePayload, type BlockPayload, type BlockPayloadTx } from '../../../../plugins/bds/block/block-payload.js';
 import type { BlockSource } from '../../../../plugins/bds/block/chain-block-source.js';
-import { XSC001_SAMPLE_SOURCE } from './xsc001-sample.js';
+import { XSC001_SOURCE as XSC001_SAMPLE_SOURCE } from '../../../../plugins/devnet/engine/contracts/xsc001-token.js';
 
 /**
  * A deterministic chain of block payloads in the shape the RPC block source produces, with
