@@ -2,7 +2,6 @@ import 'reflect-metadata';
 import http from 'node:http';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { Worker } from 'node:worker_threads';
 import type { Knex } from 'knex';
 import pg from 'pg';
 import { silentLogger } from '../core/logger.js';
@@ -12,6 +11,7 @@ import { prepareSchema } from '../plugins/bds/database/bds-schema.js';
 import { createGraphqlEngine } from '../plugins/graphql/graphql-engine.js';
 import { graphqlConfigSchema } from '../plugins/graphql/graphql.config.js';
 import { createKoaApp } from '../host/servers/koa-app.js';
+import { postLoad } from './http-load.js';
 import { printTable, type BenchResult } from './bench-result.js';
 
 /**
@@ -38,43 +38,9 @@ const BODY = JSON.stringify({ query: QUERY, variables: { sender: SENDER } });
 const SQL = `SELECT hash, block_height, tx_index, contract, function, success, chi_used, created_at
   FROM transactions WHERE sender = ? ORDER BY hash ASC LIMIT 50`;
 
-const LOAD_WORKER = `
-const { parentPort, workerData } = require('node:worker_threads');
-const http = require('node:http');
-const { url, body, count, concurrency } = workerData;
-const agent = new http.Agent({ keepAlive: true, maxSockets: concurrency });
-const target = new URL(url);
-let sent = 0, failed = 0;
-function one() {
-  return new Promise((resolve) => {
-    const req = http.request({ agent, hostname: target.hostname, port: target.port, path: target.pathname, method: 'POST',
-      headers: { 'content-type': 'application/json', 'content-length': Buffer.byteLength(body) } }, (res) => {
-      if (res.statusCode !== 200) failed++;
-      res.resume();
-      res.on('end', resolve);
-    });
-    req.on('error', () => { failed++; resolve(); });
-    req.end(body);
-  });
-}
-async function lane() { while (sent < count) { sent++; await one(); } }
-const started = process.hrtime.bigint();
-Promise.all(Array.from({ length: concurrency }, lane)).then(() => {
-  const ms = Number(process.hrtime.bigint() - started) / 1e6;
-  agent.destroy();
-  parentPort.postMessage({ ms, failed });
-});
-`;
 
 function loadHttp(url: string, count: number): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const worker = new Worker(LOAD_WORKER, { eval: true, workerData: { url, body: BODY, count, concurrency: CONCURRENCY } });
-    worker.once('message', (m: { ms: number; failed: number }) => {
-      if (m.failed) reject(new Error(`${m.failed} GraphQL benchmark requests failed`));
-      else resolve(count / (m.ms / 1000));
-    });
-    worker.once('error', reject);
-  });
+  return postLoad({ url, body: BODY, count, concurrency: CONCURRENCY });
 }
 
 async function loadSql(knex: Knex, count: number): Promise<number> {

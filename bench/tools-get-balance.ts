@@ -5,7 +5,7 @@ import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
-import { Worker } from 'node:worker_threads';
+import { postLoad } from './http-load.js';
 import { printTable, type BenchResult } from './bench-result.js';
 
 /**
@@ -27,37 +27,6 @@ const WARMUP = 1_000;
 const CONCURRENCY = 32;
 const ROUNDS = 3;
 
-/** Load generator (plain JS, evaluated in a worker): a fixed number of POSTs over keep-alive sockets. */
-const LOAD_WORKER = `
-const { parentPort, workerData } = require('node:worker_threads');
-const http = require('node:http');
-const { url, body, count, concurrency } = workerData;
-const agent = new http.Agent({ keepAlive: true, maxSockets: concurrency });
-const target = new URL(url);
-let sent = 0, failed = 0, firstFailure = null;
-function one() {
-  return new Promise((resolve) => {
-    const req = http.request({ agent, hostname: target.hostname, port: target.port, path: target.pathname, method: 'POST',
-      headers: { 'content-type': 'application/json', 'content-length': Buffer.byteLength(body) } }, (res) => {
-      const chunks = [];
-      res.on('data', (c) => chunks.push(c));
-      res.on('end', () => {
-        if (res.statusCode !== 200) { failed++; firstFailure ??= res.statusCode + ' ' + Buffer.concat(chunks).toString().slice(0, 200); }
-        resolve();
-      });
-    });
-    req.on('error', (e) => { failed++; firstFailure ??= e.message; resolve(); });
-    req.end(body);
-  });
-}
-async function lane() { while (sent < count) { sent++; await one(); } }
-const started = process.hrtime.bigint();
-Promise.all(Array.from({ length: concurrency }, lane)).then(() => {
-  const ms = Number(process.hrtime.bigint() - started) / 1e6;
-  agent.destroy();
-  parentPort.postMessage({ ms, failed, firstFailure });
-});
-`;
 
 interface Served {
   /** POST /tools/get_balance of the host. */
@@ -148,14 +117,7 @@ async function serve(kind: string, rpcUrl?: string): Promise<void> {
 }
 
 function load(url: string, body: string, count: number): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const worker = new Worker(LOAD_WORKER, { eval: true, workerData: { url, body, count, concurrency: CONCURRENCY } });
-    worker.once('message', (m: { ms: number; failed: number; firstFailure: string | null }) => {
-      if (m.failed) reject(new Error(`${m.failed} of ${count} requests to ${url} failed; first: ${m.firstFailure}`));
-      else resolve(count / (m.ms / 1000));
-    });
-    worker.once('error', reject);
-  });
+  return postLoad({ url, body, count, concurrency: CONCURRENCY });
 }
 
 function median(values: number[]): number {

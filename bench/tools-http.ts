@@ -5,13 +5,13 @@ import http from 'node:http';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
-import { Worker } from 'node:worker_threads';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { getDefaultEnvironment, StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { loadConfig } from '../core/config/load-config.js';
 import { silentLogger } from '../core/logger.js';
 import { Host } from '../host/host.js';
 import { addToolSurfaces } from '../host/tools-server/index.js';
+import { postLoad } from './http-load.js';
 import { printTable, type BenchResult } from './bench-result.js';
 
 /**
@@ -41,34 +41,6 @@ const HTTP_ROUNDS = 5;
 const STDIO_CALLS = 1_000;
 const STDIO_WARMUP = 100;
 
-/** Load generator (plain JS, evaluated in a worker): a fixed number of requests over keep-alive sockets. */
-const LOAD_WORKER = `
-const { parentPort, workerData } = require('node:worker_threads');
-const http = require('node:http');
-const { url, headers, body, count, concurrency } = workerData;
-const agent = new http.Agent({ keepAlive: true, maxSockets: concurrency });
-const target = new URL(url);
-let sent = 0, failed = 0;
-function one() {
-  return new Promise((resolve) => {
-    const req = http.request({ agent, hostname: target.hostname, port: target.port, path: target.pathname, method: 'POST',
-      headers: { ...headers, 'content-length': Buffer.byteLength(body) } }, (res) => {
-      if (res.statusCode !== 200) failed++;
-      res.resume();
-      res.on('end', resolve);
-    });
-    req.on('error', () => { failed++; resolve(); });
-    req.end(body);
-  });
-}
-async function lane() { while (sent < count) { sent++; await one(); } }
-const started = process.hrtime.bigint();
-Promise.all(Array.from({ length: concurrency }, lane)).then(() => {
-  const ms = Number(process.hrtime.bigint() - started) / 1e6;
-  agent.destroy();
-  parentPort.postMessage({ ms, failed });
-});
-`;
 
 type ServerKind = 'bare' | 'host';
 
@@ -152,14 +124,9 @@ interface LoadFigures {
 async function load(server: ServerProcess, count: number): Promise<LoadFigures> {
   const headers = { 'content-type': 'application/json', authorization: `Bearer ${TOKEN}` };
   const cpuBefore = await server.cpuMicros();
-  const result = await new Promise<{ ms: number; failed: number }>((resolve, reject) => {
-    const worker = new Worker(LOAD_WORKER, { eval: true, workerData: { url: server.url, headers, body: BODY, count, concurrency: HTTP_CONCURRENCY } });
-    worker.once('message', resolve);
-    worker.once('error', reject);
-  });
+  const reqPerSec = await postLoad({ url: server.url, headers, body: BODY, count, concurrency: HTTP_CONCURRENCY });
   const cpuAfter = await server.cpuMicros();
-  if (result.failed) throw new Error(`${result.failed} of ${count} benchmark requests to ${server.url} failed`);
-  return { reqPerSec: count / (result.ms / 1000), cpuMicrosPerRequest: (cpuAfter - cpuBefore) / count };
+  return { reqPerSec, cpuMicrosPerRequest: (cpuAfter - cpuBefore) / count };
 }
 
 async function writeConfig(config: unknown): Promise<{ file: string; remove(): Promise<void> }> {

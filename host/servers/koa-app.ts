@@ -17,7 +17,7 @@ export function createKoaApp(declaration: ServerDeclaration, routes: readonly Ro
   for (const mw of declaration.middleware ?? []) app.use(mw);
   for (const route of routes) {
     app.use(route.router.routes());
-    app.use(route.router.allowedMethods({ throw: true, notImplemented: () => new ApiError(501, 'method_not_allowed', 'method not implemented'), methodNotAllowed: () => new ApiError(405, 'method_not_allowed', 'method not allowed on this path') }));
+    app.use(route.router.allowedMethods({ throw: true, notImplemented: () => new ApiError(501, 'not_implemented', 'this HTTP method is not implemented by the server'), methodNotAllowed: () => new ApiError(405, 'method_not_allowed', 'method not allowed on this path') }));
   }
   // No catch-all that throws here: a throw would unwind through every router's
   // allowedMethods() before it can answer 405/OPTIONS. errorShape renders the 404 instead.

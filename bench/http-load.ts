@@ -1,0 +1,56 @@
+import { Worker } from 'node:worker_threads';
+
+/**
+ * The benchmarks' load generator: a fixed number of POSTs over keep-alive sockets, from a worker
+ * thread so the client's own work does not share the event loop of an in-process server.
+ */
+const LOAD_WORKER = `
+const { parentPort, workerData } = require('node:worker_threads');
+const http = require('node:http');
+const { url, headers, body, count, concurrency } = workerData;
+const agent = new http.Agent({ keepAlive: true, maxSockets: concurrency });
+const target = new URL(url);
+let sent = 0, failed = 0, firstFailure = null;
+function one() {
+  return new Promise((resolve) => {
+    const req = http.request({ agent, hostname: target.hostname, port: target.port, path: target.pathname + target.search, method: 'POST',
+      headers: { 'content-type': 'application/json', ...headers, 'content-length': Buffer.byteLength(body) } }, (res) => {
+      const chunks = [];
+      res.on('data', (c) => { if (res.statusCode !== 200) chunks.push(c); });
+      res.on('end', () => {
+        if (res.statusCode !== 200) { failed++; firstFailure ??= res.statusCode + ' ' + Buffer.concat(chunks).toString().slice(0, 200); }
+        resolve();
+      });
+    });
+    req.on('error', (e) => { failed++; firstFailure ??= e.message; resolve(); });
+    req.end(body);
+  });
+}
+async function lane() { while (sent < count) { sent++; await one(); } }
+const started = process.hrtime.bigint();
+Promise.all(Array.from({ length: concurrency }, lane)).then(() => {
+  const ms = Number(process.hrtime.bigint() - started) / 1e6;
+  agent.destroy();
+  parentPort.postMessage({ ms, failed, firstFailure });
+});
+`;
+
+export interface PostLoad {
+  url: string;
+  body: string;
+  count: number;
+  concurrency: number;
+  headers?: Record<string, string>;
+}
+
+/** Sends the load and resolves with requests per second; any non-200 answer fails the benchmark. */
+export function postLoad(load: PostLoad): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const worker = new Worker(LOAD_WORKER, { eval: true, workerData: { headers: {}, ...load } });
+    worker.once('message', (m: { ms: number; failed: number; firstFailure: string | null }) => {
+      if (m.failed) reject(new Error(`${m.failed} of ${load.count} requests to ${load.url} failed; first: ${m.firstFailure}`));
+      else resolve(load.count / (m.ms / 1000));
+    });
+    worker.once('error', reject);
+  });
+}
