@@ -1,6 +1,6 @@
 import type Router from '@koa/router';
 import type Koa from 'koa';
-import type { IncomingMessage } from 'node:http';
+import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { WebSocket } from 'ws';
 import type { Capability } from './capability.js';
 
@@ -20,7 +20,19 @@ export interface ServerDeclaration {
   middleware?: Koa.Middleware[];
   /** Request body cap in bytes (default 1 MiB). */
   bodyLimitBytes?: number;
+  /**
+   * Answers the requests it recognizes straight on node:http, before koa, and returns false for
+   * every other request. Only for a hot path whose own work is cheaper than koa's per-request
+   * context: it must apply the server's guards and error shape itself, and report each answer
+   * through `answered` so metrics count it like any route.
+   */
+  directHandler?: DirectHandler;
 }
+
+export type DirectHandler = (req: IncomingMessage, res: ServerResponse, answered: AnsweredRequest) => boolean;
+
+/** Reports one answered request by its route pattern (e.g. `/tools/:name`), never its raw path. */
+export type AnsweredRequest = (route: string, method: string, status: number, durationMs: number) => void;
 
 export interface RouteContribution {
   server: string;

@@ -13,7 +13,7 @@ import { parsePluginOptions } from '../core/config/load-config.js';
 import { createLogger, type Logger } from '../core/logger.js';
 import type { AnyPlugin, PluginContext } from '../core/plugin.js';
 import { QueryPathRegistry } from '../core/query/query-path-registry.js';
-import type { RouteContribution, ServerDeclaration, WebSocketContribution } from '../core/routes.js';
+import type { AnsweredRequest, RouteContribution, ServerDeclaration, WebSocketContribution } from '../core/routes.js';
 import { asInjectionToken, tokenName, type Token } from '../core/tokens.js';
 import type { ToolDefinition } from '../core/tools/tool.js';
 import { ToolInvoker } from '../core/tools/tool-invoker.js';
@@ -222,7 +222,7 @@ export class Host {
     const routes = this.routes.values().filter((r) => r.server === declaration.name && this.policy.allows(r.capability));
     const outer = this.config.settings.metrics ? [this.metrics.httpMiddleware(declaration.name)] : [];
     const app = createKoaApp(declaration, routes, this.log, outer);
-    const server = http.createServer(app.callback());
+    const server = http.createServer(this.requestListener(declaration, app.callback()));
     server.keepAliveTimeout = 65_000;
     const sockets = this.webSockets.values().filter((w) => w.server === declaration.name && this.policy.allows(w.capability));
     let wss: WebSocketServer | undefined;
@@ -249,6 +249,18 @@ export class Host {
     const address = server.address();
     const port = typeof address === 'object' && address ? address.port : declaration.port;
     return { declaration, server, sockets: wss, url: urlFor(declaration.host, port) };
+  }
+
+  /** koa's listener, behind the server's direct handler when it declares one. */
+  private requestListener(declaration: ServerDeclaration, koa: http.RequestListener): http.RequestListener {
+    const direct = declaration.directHandler;
+    if (!direct) return koa;
+    const answered: AnsweredRequest = this.config.settings.metrics
+      ? (route, method, status, durationMs) => this.metrics.recordHttpRequest(declaration.name, route, method, status, durationMs)
+      : () => undefined;
+    return (req, res) => {
+      if (!direct(req, res, answered)) void koa(req, res);
+    };
   }
 
   private async doStop(): Promise<void> {

@@ -6,14 +6,19 @@ import { ApiError } from '../errors.js';
  * Reads a JSON request body with a hard byte cap. Malformed JSON is a 400, a body over the cap
  * a 413 (the rest is not buffered), a non-JSON content type a 415 — never a 500.
  */
-export async function readJsonBody(ctx: Koa.Context, limitBytes: number): Promise<unknown> {
-  const declared = Number(ctx.get('content-length') || NaN);
+export function readJsonBody(ctx: Koa.Context, limitBytes: number): Promise<unknown> {
+  return readJsonRequest(ctx.req, limitBytes);
+}
+
+/** readJsonBody on the bare node:http request (for handlers that answer without koa). */
+export async function readJsonRequest(req: IncomingMessage, limitBytes: number): Promise<unknown> {
+  const declared = Number(req.headers['content-length'] || NaN);
   if (Number.isFinite(declared) && declared > limitBytes) throw tooLarge(limitBytes);
-  const type = ctx.get('content-type');
+  const type = req.headers['content-type'];
   if (type && !/^application\/(?:[\w.+-]+\+)?json\b/i.test(type)) {
     throw new ApiError(415, 'unsupported_media_type', `request body must be application/json, got ${type.slice(0, 60)}`);
   }
-  const text = await readText(ctx.req, limitBytes);
+  const text = await readText(req, limitBytes);
   if (text.trim() === '') return undefined;
   try {
     return JSON.parse(text);

@@ -1,4 +1,4 @@
-import { setMaxListeners } from 'node:events';
+import { getEventListeners, setMaxListeners } from 'node:events';
 import { z } from 'zod';
 import { ApiError, toApiError } from '../errors.js';
 import type { CapabilityPolicy } from '../capability.js';
@@ -93,8 +93,9 @@ export class ToolInvoker {
 
 /**
  * The AbortSignal a tool sees (aborted on timeout or when the caller's signal aborts), created
- * only when the tool reads `ctx.signal`: making an AbortSignal and listening to the caller's
- * costs several microseconds per call in Node 20, and most tools never look at it.
+ * only when the tool reads `ctx.signal`. Node 20 takes ~6 µs to build an AbortSignal (more than
+ * a whole in-process state read), so a call that ends with its signal unaborted and with no
+ * listener left hands it on to a later call instead of dropping it.
  */
 class CallSignal {
   private controller: AbortController | undefined;
@@ -106,9 +107,7 @@ class CallSignal {
 
   get signal(): AbortSignal {
     if (!this.controller) {
-      this.controller = new AbortController();
-      // A tool may fan one call out into many concurrent node reads, each listening on this signal.
-      setMaxListeners(256, this.controller.signal);
+      this.controller = idleControllers.pop() ?? newController();
       if (this.abortedWith) this.controller.abort(this.abortedWith.reason);
       else if (this.outer?.aborted) this.abort(this.outer.reason);
       else if (!this.disposed) this.outer?.addEventListener('abort', this.onOuterAbort, { once: true });
@@ -124,8 +123,25 @@ class CallSignal {
 
   dispose(): void {
     this.disposed = true;
-    if (this.controller) this.outer?.removeEventListener('abort', this.onOuterAbort);
+    const controller = this.controller;
+    if (!controller) return;
+    this.outer?.removeEventListener('abort', this.onOuterAbort);
+    // A listener still attached means some work of this call is still running: let it keep
+    // the signal to itself.
+    if (!controller.signal.aborted && getEventListeners(controller.signal, 'abort').length === 0 && idleControllers.length < MAX_IDLE_CONTROLLERS) {
+      idleControllers.push(controller);
+    }
   }
+}
+
+const MAX_IDLE_CONTROLLERS = 1024;
+const idleControllers: AbortController[] = [];
+
+function newController(): AbortController {
+  const controller = new AbortController();
+  // A tool may fan one call out into many concurrent node reads, each listening on this signal.
+  setMaxListeners(256, controller.signal);
+  return controller;
 }
 
 /** `.strict()` builds a new schema; build it once per tool, not once per call. */

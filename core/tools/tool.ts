@@ -5,7 +5,11 @@ import type { Logger } from '../logger.js';
 export type ToolTransport = 'stdio' | 'http' | 'mcp-http' | 'in-process';
 
 export interface ToolCallContext {
-  /** Aborted when the call times out or the client goes away. */
+  /**
+   * Aborted when the call times out or the client goes away. It belongs to this call only:
+   * once run() has settled the host may hand the same signal to a later call (see
+   * tool-invoker.ts), so work that outlives the call must not keep listening to it.
+   */
   signal: AbortSignal;
   transport: ToolTransport;
   log: Logger;

@@ -77,13 +77,16 @@ export class HostMetrics {
         await next();
       } finally {
         const matched = (ctx as { _matchedRoute?: string | RegExp })._matchedRoute;
-        const route = matched === undefined ? UNMATCHED_ROUTE : String(matched);
-        const status = ctx.status;
-        this.httpRequests.inc({ server, route, method: boundedMethod(ctx.method), status: String(status) });
-        this.httpLatency.observe({ server, route }, (performance.now() - started) / 1000);
-        if (status === 429) this.rateLimited.inc({ server });
+        this.recordHttpRequest(server, matched === undefined ? UNMATCHED_ROUTE : String(matched), ctx.method, ctx.status, performance.now() - started);
       }
     };
+  }
+
+  /** One answered request; `route` must be a pattern (see UNMATCHED_ROUTE), never a raw path. */
+  recordHttpRequest(server: string, route: string, method: string, status: number, durationMs: number): void {
+    this.httpRequests.inc({ server, route, method: boundedMethod(method), status: String(status) });
+    this.httpLatency.observe({ server, route }, durationMs / 1000);
+    if (status === 429) this.rateLimited.inc({ server });
   }
 
   /** A gauge read at scrape time; a failing collector empties that gauge for the scrape and is counted. */

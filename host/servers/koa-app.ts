@@ -1,7 +1,8 @@
 import Koa from 'koa';
-import { ApiError, toApiError } from '../../core/errors.js';
+import { ApiError } from '../../core/errors.js';
 import type { Logger } from '../../core/logger.js';
 import type { RouteContribution, ServerDeclaration } from '../../core/routes.js';
+import { asApiError } from './error-answer.js';
 
 /**
  * One koa app per declared server: the host's outer middleware (metrics, which must see the
@@ -42,14 +43,4 @@ function errorShape(log: Logger): Koa.Middleware {
       ctx.body = apiError.toBody();
     }
   };
-}
-
-/** koa/http-errors thrown by middleware (e.g. a 413 from a body parser) keep their status. */
-function asApiError(err: unknown): ApiError {
-  if (err instanceof ApiError) return err;
-  const status = (err as { status?: unknown; expose?: unknown })?.status;
-  if (typeof status === 'number' && status >= 400 && status < 500) {
-    return new ApiError(status, status === 413 ? 'payload_too_large' : 'invalid_request', (err as Error).message);
-  }
-  return toApiError(err);
 }

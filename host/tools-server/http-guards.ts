@@ -1,5 +1,6 @@
 import { hash, timingSafeEqual } from 'node:crypto';
-import net from 'node:net';
+import type { IncomingMessage } from 'node:http';
+import net, { type Socket } from 'node:net';
 import type Koa from 'koa';
 import { ApiError } from '../../core/errors.js';
 import { isLoopbackHost } from '../../core/net/bind-address.js';
@@ -32,46 +33,81 @@ export const CORS_ALLOW_METHODS = 'GET, POST, DELETE, OPTIONS';
 export const CORS_ALLOW_HEADERS = 'authorization, content-type, mcp-session-id, mcp-protocol-version, last-event-id';
 export const CORS_EXPOSE_HEADERS = 'mcp-session-id, mcp-protocol-version, www-authenticate';
 
-export function toolsHttpGuards(options: ToolsHttpGuardOptions): Koa.Middleware {
+/**
+ * What the guards decided for a request they let through: the CORS headers to add (a listed
+ * Origin), and whether it is a preflight the guards answer themselves (204, no data).
+ */
+export interface GuardDecision {
+  headers: Record<string, string> | null;
+  preflight: boolean;
+}
+
+const PASS: GuardDecision = { headers: null, preflight: false };
+
+/**
+ * The guards as one check over the raw request, shared by the koa middleware and the direct
+ * POST /tools/{name} path so both refuse exactly alike. Throws the refusal as an ApiError.
+ */
+export interface ToolsHttpGate {
+  check(req: IncomingMessage): GuardDecision;
+  /** Headers every answer carries, refusals included. */
+  readonly alwaysHeaders: Readonly<Record<string, string>>;
+}
+
+export function toolsHttpGate(options: ToolsHttpGuardOptions): ToolsHttpGate {
   const hostCheck = hostHeaderCheck(options.bindHost, options.publishHost);
   const origins = new Set(options.corsOrigins);
   const expected = options.token ? digest(options.token) : null;
+  // Results may carry keys (wallet tools) and are per-caller: never cache them.
+  const alwaysHeaders: Record<string, string> = { 'Cache-Control': 'no-store' };
+  if (origins.size) alwaysHeaders['Vary'] = 'Origin';
 
-  // Not async: nothing runs after next(), so no extra promise per request.
-  return (ctx, next) => {
-    // Results may carry keys (wallet tools) and are per-caller: never cache them.
-    ctx.set('Cache-Control', 'no-store');
-    hostCheck(ctx);
-
-    const origin = ctx.get('origin');
-    if (origins.size) ctx.vary('Origin');
+  const check = (req: IncomingMessage): GuardDecision => {
+    hostCheck(req.headers.host ?? '', req.socket);
+    let decision = PASS;
+    const origin = req.headers.origin;
     if (origin) {
       if (!origins.has(origin)) {
         throw new ApiError(403, 'forbidden', `Origin ${JSON.stringify(origin.slice(0, 200))} is not allowed; list it exactly in CHAIN_MCP_HTTP_CORS_ORIGINS`, { origin });
       }
-      ctx.set('Access-Control-Allow-Origin', origin);
-      ctx.set('Access-Control-Expose-Headers', CORS_EXPOSE_HEADERS);
-      if (ctx.method === 'OPTIONS' && ctx.get('access-control-request-method')) {
-        ctx.set('Access-Control-Allow-Methods', CORS_ALLOW_METHODS);
-        ctx.set('Access-Control-Allow-Headers', CORS_ALLOW_HEADERS);
-        ctx.set('Access-Control-Max-Age', '600');
-        ctx.status = 204;
-        return Promise.resolve();
+      const headers: Record<string, string> = { 'Access-Control-Allow-Origin': origin, 'Access-Control-Expose-Headers': CORS_EXPOSE_HEADERS };
+      if (req.method === 'OPTIONS' && req.headers['access-control-request-method']) {
+        headers['Access-Control-Allow-Methods'] = CORS_ALLOW_METHODS;
+        headers['Access-Control-Allow-Headers'] = CORS_ALLOW_HEADERS;
+        headers['Access-Control-Max-Age'] = '600';
+        return { headers, preflight: true };
       }
+      decision = { headers, preflight: false };
     }
 
     if (expected) {
-      const presented = bearerToken(ctx.get('authorization'));
+      const presented = bearerToken(req.headers.authorization ?? '');
       if (presented === null || !timingSafeEqual(digest(presented), expected)) {
         const challenge = presented === null ? 'Bearer realm="chainhost"' : 'Bearer realm="chainhost", error="invalid_token"';
         throw new ApiError(401, 'unauthorized',
           presented === null ? 'missing bearer token; send Authorization: Bearer <CHAIN_MCP_HTTP_TOKEN>' : 'wrong bearer token',
-          null, { 'WWW-Authenticate': challenge });
+          null, { ...decision.headers, 'WWW-Authenticate': challenge });
       }
     } else if (options.tokenRequired) {
       // Unreachable when the host's bind rules ran (they refuse to start); kept so the guard
       // never fails open if it is mounted elsewhere.
-      throw new ApiError(503, 'token_required', 'CHAIN_MCP_HTTP_TOKEN must be set for this server (unsafe tools enabled or non-loopback bind)');
+      throw new ApiError(503, 'token_required', 'CHAIN_MCP_HTTP_TOKEN must be set for this server (unsafe tools enabled or non-loopback bind)', null, decision.headers ?? {});
+    }
+    return decision;
+  };
+  return { check, alwaysHeaders };
+}
+
+/** The gate as koa middleware, for every route of the tools server but the direct one. */
+export function toolsHttpGuards(gate: ToolsHttpGate): Koa.Middleware {
+  // Not async: nothing runs after next(), so no extra promise per request.
+  return (ctx, next) => {
+    ctx.set(gate.alwaysHeaders);
+    const decision = gate.check(ctx.req);
+    if (decision.headers) ctx.set(decision.headers);
+    if (decision.preflight) {
+      ctx.status = 204;
+      return Promise.resolve();
     }
     return next();
   };
@@ -95,7 +131,7 @@ function bearerToken(header: string): string | null {
  * The port must be the port the connection arrived on, except with the publish host, whose
  * published port may differ from the container's.
  */
-export function hostHeaderCheck(bindHost: string, publishHost: string | null): (ctx: Koa.Context) => void {
+export function hostHeaderCheck(bindHost: string, publishHost: string | null): (header: string, socket: Socket) => void {
   const bind = normalizeHostName(bindHost);
   const wildcard = bind === '0.0.0.0' || bind === '::';
   const names = new Set<string>();
@@ -103,10 +139,8 @@ export function hostHeaderCheck(bindHost: string, publishHost: string | null): (
   if (wildcard || isLoopbackHost(bind)) for (const n of ['localhost', '127.0.0.1', '::1']) names.add(n);
   const publish = publishHost ? normalizeHostName(publishHost) : null;
 
-  return (ctx) => {
-    const header = ctx.get('host');
+  return (header, socket) => {
     const parsed = parseHostHeader(header);
-    const socket = ctx.req.socket;
     let ok = false;
     if (parsed) {
       if (publish !== null && parsed.name === publish) ok = true;

@@ -2,9 +2,11 @@ import Router from '@koa/router';
 import { isLoopbackHost } from '../../core/net/bind-address.js';
 import type { Host } from '../host.js';
 import { CallLimit } from './call-limit.js';
-import { toolsHttpGuards } from './http-guards.js';
+import { directToolCall } from './direct-tool-call.js';
+import { toolsHttpGate, toolsHttpGuards } from './http-guards.js';
 import { McpHttpEndpoint } from './mcp-http.js';
 import { DEFAULT_MCP_SESSION_POLICY, type McpSessionPolicy } from './mcp-session-store.js';
+import { httpToolCall } from './tool-call.js';
 import { addToolsHttpRoutes } from './tools-http-routes.js';
 
 export { serveStdio, type StdioSession } from './mcp-stdio.js';
@@ -32,11 +34,19 @@ export function addToolSurfaces(host: Host, options: ToolSurfaceOptions = {}): v
   const http = host.config.settings.tools.http;
   if (!http) return;
   const unsafe = host.config.settings.unsafeEnabled;
+  const gate = toolsHttpGate({
+    bindHost: http.host,
+    publishHost: http.publishHost,
+    token: http.token,
+    corsOrigins: http.corsOrigins,
+    tokenRequired: unsafe || !isLoopbackHost(http.host),
+  });
   const limit = new CallLimit(options.maxInFlightCalls ?? DEFAULT_MAX_IN_FLIGHT_CALLS);
   const mcp = new McpHttpEndpoint(host, { ...DEFAULT_MCP_SESSION_POLICY, ...options.mcpSessions }, http.bodyLimitBytes, limit);
   // One router for the host's own paths: every router on a server is one more match per request.
   const router = new Router();
-  addToolsHttpRoutes(router, host, { bodyLimitBytes: http.bodyLimitBytes, limit });
+  const call = httpToolCall(host.invoker, limit, http.bodyLimitBytes);
+  addToolsHttpRoutes(router, host, { call });
   mcp.addRoutes(router);
   host.declareServer({
     name: TOOLS_SERVER,
@@ -44,15 +54,8 @@ export function addToolSurfaces(host: Host, options: ToolSurfaceOptions = {}): v
     host: http.host,
     port: http.port,
     bodyLimitBytes: http.bodyLimitBytes,
-    middleware: [
-      toolsHttpGuards({
-        bindHost: http.host,
-        publishHost: http.publishHost,
-        token: http.token,
-        corsOrigins: http.corsOrigins,
-        tokenRequired: unsafe || !isLoopbackHost(http.host),
-      }),
-    ],
+    middleware: [toolsHttpGuards(gate)],
+    directHandler: directToolCall(gate, call, host.log.child(TOOLS_SERVER)),
   }, [{ server: TOOLS_SERVER, id: 'host:tools', capability: 'read', router }]);
   host.onStop(() => mcp.close());
 }

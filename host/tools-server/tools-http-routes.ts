@@ -1,7 +1,6 @@
 import Router from '@koa/router';
-import { readJsonBody } from '../../core/http/json-body.js';
 import type { Host } from '../host.js';
-import type { CallLimit } from './call-limit.js';
+import type { HttpToolCall } from './tool-call.js';
 import { SERVER_NAME, serverVersion } from './server-info.js';
 import { toolListing } from './tool-listing.js';
 
@@ -12,7 +11,7 @@ import { toolListing } from './tool-listing.js';
  * Every call goes through the host's ToolInvoker, so policy, validation, timeout and output
  * checks are those of every other transport; failures are ApiErrors in the one error shape.
  */
-export function addToolsHttpRoutes(router: Router, host: Host, options: { bodyLimitBytes: number; limit: CallLimit }): void {
+export function addToolsHttpRoutes(router: Router, host: Host, options: { call: HttpToolCall }): void {
   router.get('/health', (ctx) => {
     ctx.body = {
       status: 'ok',
@@ -25,15 +24,9 @@ export function addToolsHttpRoutes(router: Router, host: Host, options: { bodyLi
   router.get('/tools', (ctx) => {
     ctx.body = { tools: host.invoker.visible().map(toolListing) };
   });
-  // No client-disconnect signal here on purpose: linking one more AbortSignal costs ~10 µs per
-  // call in Node 20, and every call already ends at its timeout.
+  // Normally answered by the direct handler (direct-tool-call.ts) before koa; this route serves
+  // the same call for the paths that handler leaves to koa and gives GET /tools/{name} its 405.
   router.post('/tools/:name', async (ctx) => {
-    options.limit.enter();
-    try {
-      const args = await readJsonBody(ctx, options.bodyLimitBytes);
-      ctx.body = await host.invoker.call(ctx.params.name!, args, 'http');
-    } finally {
-      options.limit.leave();
-    }
+    ctx.body = await options.call(ctx.params.name!, ctx.req);
   });
 }

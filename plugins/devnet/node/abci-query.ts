@@ -86,6 +86,8 @@ export class AbciQuery {
 
   async query(args: AbciQueryArgs): Promise<ResponseQuery> {
     const committed = this.deps.state.height;
+    // A new object of strings, numbers and null per call: the in-process client hands it out
+    // without a defensive copy (devnet-chain-rpc.ts FRESH_RESULTS).
     const response = (code: number, answer: Partial<QueryAnswer> & { log?: string; rawValue?: string | null }, key: string | null): ResponseQuery => ({
       code,
       log: answer.log ?? '',

@@ -104,11 +104,19 @@ describe('HTTP tool server authentication and binding (spec part 5)', () => {
       { what: 'the token without a scheme', path: '/tools', headers: { authorization: TEST_TOKEN }, status: 401 },
       { what: 'the right token', path: '/tools', headers: AUTH, status: 200 },
       { what: 'the right token with a lower-case scheme', path: '/health', headers: { authorization: `bearer ${TEST_TOKEN}` }, status: 200 },
+      // POST /tools/{name} is answered before koa (direct-tool-call.ts): the same gate must hold there.
+      { what: 'no Authorization header on POST /tools/{name}', path: '/tools/echo_text', method: 'POST', headers: {}, status: 401 },
+      { what: 'a wrong token on POST /tools/{name}', path: '/tools/echo_text', method: 'POST', headers: { authorization: 'Bearer not-the-token-at-all' }, status: 401 },
+      { what: 'the right token on POST /tools/{name}', path: '/tools/echo_text', method: 'POST', headers: AUTH, status: 200 },
+      { what: 'no Authorization header on POST /tools/{name}/ (left to koa)', path: '/tools/echo_text/', method: 'POST', headers: {}, status: 401 },
     ];
     for (const c of cases) {
       it(`${c.what} → ${c.status}`, async () => {
-        const res = await request(t.url(c.path), { method: c.method, headers: c.headers });
-        assert.equal(res.status, c.status);
+        const body = c.method === 'POST' ? JSON.stringify({ text: 'hi' }) : undefined;
+        const headers = body ? { ...c.headers, 'content-type': 'application/json' } : c.headers;
+        const res = await request(t.url(c.path), { method: c.method, headers, body });
+        assert.equal(res.status, c.status, res.text);
+        assert.equal(res.headers['cache-control'], 'no-store');
         if (c.status === 401) {
           assert.match(String(res.headers['www-authenticate']), /^Bearer realm="chainhost"/);
           assert.deepEqual(Object.keys(res.json.error).sort(), ['code', 'details', 'message']);
@@ -150,6 +158,30 @@ describe('HTTP tool server authentication and binding (spec part 5)', () => {
       const res = await request(t.url('/tools'), { headers: { origin: listed } });
       assert.equal(res.status, 401);
       assert.equal(res.headers['access-control-allow-origin'], listed);
+    });
+
+    it('a tool call from a listed origin gets the same CORS headers, on success and on 401', async () => {
+      const post = (headers: Record<string, string>) => request(t.url('/tools/echo_text'), {
+        method: 'POST', headers: { origin: listed, 'content-type': 'application/json', ...headers }, body: JSON.stringify({ text: 'hi' }),
+      });
+      const ok = await post(AUTH);
+      assert.equal(ok.status, 200, ok.text);
+      assert.equal(ok.headers['access-control-allow-origin'], listed);
+      assert.match(String(ok.headers.vary), /Origin/);
+      assert.match(String(ok.headers['access-control-expose-headers']), /mcp-session-id/);
+      const refused = await post({});
+      assert.equal(refused.status, 401);
+      assert.equal(refused.headers['access-control-allow-origin'], listed);
+      assert.match(String(refused.headers.vary), /Origin/);
+    });
+
+    it('a tool call from an unlisted origin → 403 before the tool runs', async () => {
+      const res = await request(t.url('/tools/echo_text'), {
+        method: 'POST', headers: { origin: 'https://evil.example', 'content-type': 'application/json', ...AUTH }, body: JSON.stringify({ text: 'hi' }),
+      });
+      assert.equal(res.status, 403);
+      assert.equal(res.json.error.code, 'forbidden');
+      assert.equal(res.headers['access-control-allow-origin'], undefined);
     });
 
     for (const origin of ['https://evil.example', 'https://app.example.evil', 'http://app.example', 'https://APP.example', 'null']) {
@@ -213,6 +245,11 @@ describe('HTTP tool server authentication and binding (spec part 5)', () => {
         const res = await request(t.url('/health'), { headers: { host: c.host(t.port) } });
         assert.equal(res.status, c.status, res.text);
         if (c.status === 403) assert.equal(res.json.error.code, 'forbidden');
+        const call = await request(t.url('/tools/echo_text'), {
+          method: 'POST', headers: { host: c.host(t.port), 'content-type': 'application/json' }, body: JSON.stringify({ text: 'hi' }),
+        });
+        assert.equal(call.status, c.status, `POST /tools/echo_text: ${call.text}`);
+        if (c.status === 403) assert.equal(call.json.error.code, 'forbidden');
       });
     }
 

@@ -112,6 +112,24 @@ describe('HTTP tool API (spec part 4)', () => {
       assert.deepEqual(res.json.error.details.issues, [{ field: 'text', message: 'expected string, received number' }]);
     });
 
+    it('answers alike on every form of the tool path (direct handler and koa route)', async () => {
+      const post = (path: string) => request(t.url(path), { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ text: 'hi' }) });
+      const plain = await post('/tools/echo_text');
+      assert.equal(plain.status, 200, plain.text);
+      for (const path of ['/tools/echo%5Ftext', '/tools/echo_text?x=1', '/tools/echo_text/']) {
+        const res = await post(path);
+        assert.equal(res.status, 200, `${path}: ${res.text}`);
+        assert.deepEqual(res.json, plain.json, path);
+        assert.equal(res.headers['content-type'], plain.headers['content-type'], path);
+        assert.equal(res.headers['cache-control'], 'no-store', path);
+      }
+      const bad = await post('/tools/%E0%A4%A');
+      assert.equal(bad.status, 404, bad.text);
+      assertErrorShape(bad.json, 'unknown_tool');
+      const nested = await post('/tools/echo_text/more');
+      assert.equal(nested.status, 404, nested.text);
+    });
+
     it('a wrong method on a tool path is 405 in the error shape', async () => {
       const res = await request(t.url('/tools/echo_text'), { method: 'PUT', headers: { 'content-type': 'application/json' }, body: '{}' });
       assert.equal(res.status, 405);

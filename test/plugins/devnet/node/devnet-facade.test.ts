@@ -50,6 +50,39 @@ describe('Devnet facade', function () {
     }
   });
 
+  it('in-process results equal what an HTTP client parses, and are never shared between calls', async () => {
+    const net = await openDevnet({ accounts: 1 });
+    try {
+      const { rpcUrl } = await net.devnet.listen({ host: '127.0.0.1', port: 0, metricsPort: null });
+      const address = net.devnet.accounts()[0]!.address;
+      const overHttp = async (method: string, params: Record<string, unknown>) => {
+        const res = await fetch(rpcUrl, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ jsonrpc: '2.0', id: 1, method, params }) });
+        return ((await res.json()) as { result: unknown }).result;
+      };
+      const calls: Array<[string, Record<string, unknown>]> = [
+        ['abci_query', { path: `/get/currency.balances:${address}`, data: '', height: '0', prove: false }],
+        ['abci_query', { path: '/get/no_such.key', data: '', height: '0', prove: false }],
+        ['abci_query', { path: '/nowhere', data: '', height: '0', prove: false }],
+        ['block', { height: '1' }],
+        ['status', {}],
+      ];
+      for (const [method, params] of calls) {
+        const first = await net.devnet.rpc.call<Record<string, unknown>>(method, params);
+        const remote = await overHttp(method, params);
+        if (method === 'status') {
+          assert.deepEqual(Object.keys(first).sort(), Object.keys(remote as object).sort());
+        } else {
+          assert.deepEqual(first, remote, `${method} ${JSON.stringify(params)}`);
+        }
+        (first as { mutated?: boolean }).mutated = true;
+        const second = await net.devnet.rpc.call<Record<string, unknown>>(method, params);
+        assert.equal((second as { mutated?: boolean }).mutated, undefined, `${method}: a caller's change must not reach the next caller`);
+      }
+    } finally {
+      await net.close();
+    }
+  });
+
   it('the in-process ChainRpc refuses calls after close', async () => {
     const net = await openDevnet({ accounts: 1 });
     await net.close();
