@@ -10,6 +10,6 @@ export const CoreTokens = {
   chainNode: createToken<ChainNode>('chain-node'),
   queryPaths: createToken<QueryPathRegistry>('query-paths'),
   toolInvoker: createToken<ToolInvoker>('tool-invoker'),
-  /** Gauges for `/metrics`; always resolvable, scraped only when the `metrics` server is configured. */
+  /** Gauges and counters for `/metrics`; always resolvable, served only when the `metrics` server is configured. */
   metrics: createToken<MetricsRegistrar>('metrics'),
 };

@@ -94,7 +94,7 @@ export class Host {
     this.container.register(asInjectionToken(CoreTokens.queryPaths), { useValue: this.queryPaths });
     this.container.register(asInjectionToken(CoreTokens.toolInvoker), { useValue: this.invoker });
     const metrics = this.metrics;
-    const registrar: MetricsRegistrar = { addGauge: (gauge) => metrics.addGauge(gauge) };
+    const registrar: MetricsRegistrar = { addGauge: (gauge) => metrics.addGauge(gauge), addCounter: (counter) => metrics.addCounter(counter) };
     this.container.register(asInjectionToken(CoreTokens.metrics), { useValue: registrar });
   }
 

@@ -2,6 +2,7 @@ import { ApiError } from '../errors.js';
 import { nodeCall } from '../tools/chain-schemas.js';
 import { AbciValueError, type DecodedAbciQuery } from './abci-value.js';
 import type { ChainNode } from './node.js';
+import type { CountRefusal } from './simulation-refusals.js';
 import { decodeSimulationResponse, simulationQueryPath, simulationRequestHex, type SimulationRequest, type SimulationResponse } from './simulation.js';
 
 /**
@@ -39,7 +40,12 @@ export class ChainSimulator {
   private refilledAt = performance.now();
   readonly limits: SimulationLimits;
 
-  constructor(private readonly node: ChainNode, limits: Partial<SimulationLimits> = {}) {
+  /** `onRefusal` is told of each dry run these caps refuse (the host's refusal counter). */
+  constructor(
+    private readonly node: ChainNode,
+    limits: Partial<SimulationLimits> = {},
+    private readonly onRefusal: CountRefusal<'rate_limited' | 'capacity' | 'timeout'> = () => undefined,
+  ) {
     this.limits = { ...DEFAULT_SIMULATION_LIMITS, ...limits };
     this.tokens = this.burst;
   }
@@ -72,6 +78,7 @@ export class ChainSimulator {
       }
     } catch (err) {
       if (controller.signal.aborted && !options.signal?.aborted) {
+        this.onRefusal('timeout');
         throw ApiError.timeout(`dry run (simulate_tx) did not finish within ${this.limits.timeoutMs} ms`);
       }
       throw err;
@@ -87,7 +94,10 @@ export class ChainSimulator {
     const now = performance.now();
     this.tokens = Math.min(this.burst, this.tokens + ((now - this.refilledAt) / 1000) * rate);
     this.refilledAt = now;
-    if (this.tokens < 1) throw ApiError.busy(`too many dry runs (limit ${rate}/s); retry shortly`, Math.max(1, Math.ceil((1 - this.tokens) / rate)));
+    if (this.tokens < 1) {
+      this.onRefusal('rate_limited');
+      throw ApiError.busy(`too many dry runs (limit ${rate}/s); retry shortly`, Math.max(1, Math.ceil((1 - this.tokens) / rate)));
+    }
     this.tokens -= 1;
   }
 
@@ -97,6 +107,7 @@ export class ChainSimulator {
       return Promise.resolve();
     }
     if (this.waiting.length >= this.limits.maxQueue) {
+      this.onRefusal('capacity');
       return Promise.reject(ApiError.busy(`too many dry runs in flight (${this.limits.maxConcurrency} running, ${this.waiting.length} waiting); retry shortly`, 1));
     }
     return new Promise<void>((resolve, reject) => {

@@ -1,5 +1,8 @@
 import type Koa from 'koa';
 import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom-client';
+import type { CounterDefinition, CounterHandle, GaugeCollector } from '../../core/metrics.js';
+import { BoundedCounter } from './bounded-counter.js';
+import { checkLabelNames, checkMetricName } from './metric-names.js';
 
 /**
  * The host's Prometheus figures, in a Registry of its own (never prom-client's global one, so
@@ -14,13 +17,6 @@ export interface ToolCallFigure {
   transport: string;
   outcome: 'ok' | 'error';
   durationMs: number;
-}
-
-export interface GaugeDefinition {
-  name: string;
-  help: string;
-  labelNames?: readonly string[];
-  collect(): number | readonly { labels: Readonly<Record<string, string>>; value: number }[] | Promise<number | readonly { labels: Readonly<Record<string, string>>; value: number }[]>;
 }
 
 export interface HostMetricsOptions {
@@ -43,6 +39,7 @@ export class HostMetrics {
   private readonly httpLatency: Histogram<'server' | 'route'>;
   private readonly rateLimited: Counter<'server'>;
   private readonly collectErrors: Counter<'metric'>;
+  private readonly pluginCounters = new Map<string, BoundedCounter>();
 
   constructor(options: HostMetricsOptions = {}) {
     const registers = [this.registry];
@@ -89,32 +86,58 @@ export class HostMetrics {
     if (status === 429) this.rateLimited.inc({ server });
   }
 
-  /** A gauge read at scrape time; a failing collector empties that gauge for the scrape and is counted. */
-  addGauge(definition: GaugeDefinition): void {
-    if (this.registry.getSingleMetric(definition.name)) {
-      throw new Error(`metric "${definition.name}" is registered twice; gauge names must be unique in a host (prefix them with the plugin name)`);
-    }
+  /**
+   * A gauge read at scrape time; a failing collector empties that gauge for the scrape and is
+   * counted, a null value leaves it without a sample (the figure is not known yet).
+   */
+  addGauge(definition: GaugeCollector): void {
+    checkMetricName('gauge', definition.name);
+    checkLabelNames(definition.name, definition.labelNames ?? []);
+    this.refuseTaken(definition.name, 'gauge');
     const collectErrors = this.collectErrors;
-    try {
-      new Gauge({
-        name: definition.name,
-        help: definition.help,
-        labelNames: [...(definition.labelNames ?? [])],
-        registers: [this.registry],
-        async collect() {
+    const unlabelled = !definition.labelNames?.length;
+    new Gauge({
+      name: definition.name,
+      help: definition.help,
+      labelNames: [...(definition.labelNames ?? [])],
+      registers: [this.registry],
+      async collect() {
+        // No sample unless collect() gives one (reset() alone leaves an unlabelled gauge at 0).
+        const clear = () => {
           this.reset();
-          try {
-            const value = await definition.collect();
-            if (typeof value === 'number') this.set(value);
-            else for (const sample of value) this.set({ ...sample.labels }, sample.value);
-          } catch {
-            this.reset();
-            collectErrors.inc({ metric: definition.name });
-          }
-        },
-      });
-    } catch (err) {
-      throw new Error(`gauge "${definition.name}" cannot be registered: ${err instanceof Error ? err.message : String(err)}`);
+          if (unlabelled) this.remove();
+        };
+        clear();
+        try {
+          const value = await definition.collect();
+          if (value === null) return;
+          if (typeof value === 'number') this.set(value);
+          else for (const sample of value) this.set({ ...sample.labels }, sample.value);
+        } catch {
+          clear();
+          collectErrors.inc({ metric: definition.name });
+        }
+      },
+    });
+  }
+
+  /** A plugin's counter; the same definition registered twice (by two plugins) is one counter. */
+  addCounter(definition: CounterDefinition): CounterHandle {
+    const existing = this.pluginCounters.get(definition.name);
+    if (existing) {
+      const again = new BoundedCounter(definition, new Registry());
+      if (again.signature === existing.signature) return existing;
+      throw new Error(`metric "${definition.name}" is registered twice with different help or labels; counter names must be unique in a host unless the definition is the same`);
+    }
+    this.refuseTaken(definition.name, 'counter');
+    const counter = new BoundedCounter(definition, this.registry);
+    this.pluginCounters.set(definition.name, counter);
+    return counter;
+  }
+
+  private refuseTaken(name: string, kind: 'gauge' | 'counter'): void {
+    if (this.registry.getSingleMetric(name)) {
+      throw new Error(`metric "${name}" is registered twice; ${kind} names must be unique in a host (prefix them with the plugin name)`);
     }
   }
 

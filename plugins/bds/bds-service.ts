@@ -5,7 +5,7 @@ import type { BlockSource } from './block/chain-block-source.js';
 import type { BdsOptions } from './bds.config.js';
 import { BdsDatabase } from './database/bds-database.js';
 import { prepareSchema } from './database/bds-schema.js';
-import { BdsFollower } from './follower/bds-follower.js';
+import { BdsFollower, type BdsDbOperation } from './follower/bds-follower.js';
 import { Spool } from './follower/spool.js';
 import { WriterLock } from './follower/writer-lock.js';
 import type { BdsIndexer } from './indexer-point.js';
@@ -33,6 +33,8 @@ export interface BdsServiceInput {
   /** Contributed indexers, after the built-in ones. */
   indexers?: () => readonly BdsIndexer[];
   log: Logger;
+  /** Told of every database failure of the worker (the plugin's `bds_db_errors_total`). */
+  onDbError?: (operation: BdsDbOperation) => void;
 }
 
 export function databaseOptionsOf(options: BdsOptions, home: string, hostUrl?: string | null) {
@@ -66,7 +68,7 @@ export class BdsService {
     this.writer = new BlockWriter(db, () => this.indexers());
     this.lock = new WriterLock(db);
     this.follower = new BdsFollower(
-      { db, source: input.source, spool: this.spool, writer: this.writer, prepare: () => this.prepare(), log: input.log },
+      { db, source: input.source, spool: this.spool, writer: this.writer, prepare: () => this.prepare(), log: input.log, onDbError: input.onDbError },
       {
         queueCapacity: o.queueMaxSize, batchMaxBlocks: o.batchMaxBlocks, batchMaxTxs: o.batchMaxTxs, pollIntervalMs: o.catchupPollMs,
         retryDelayMs: o.retryDelayMs, fetchConcurrency: o.fetchConcurrency, spoolMaxEntries: o.spoolMaxEntries, catchupEnabled: o.catchupEnabled,

@@ -7,12 +7,13 @@ import { BdsInternalTokens, BdsTokens, type BdsDatabaseHandle } from './bds-toke
 import { BdsSchemaError } from './database/bds-schema.js';
 import { WriterLockHeldError } from './follower/writer-lock.js';
 import { bdsIndexers, type BdsIndexer, type BdsIndexerRegistrar } from './indexer-point.js';
+import { addBdsGauges, bdsDbErrorCounter } from './status/bds-metrics.js';
 import { bdsTools } from './tools/bds-tools.js';
 
 /**
  * The BDS plugin (wiring only): provides the indexer extension point and the database handle
- * in register(); opens the database and contributes the query paths and indexed-read tools in
- * init(); checks the schema and starts the follower in start(). A database that is down at start
+ * in register(); opens the database and contributes the query paths, the indexed-read tools and
+ * the `/metrics` figures in init(); checks the schema and starts the follower in start(). A database that is down at start
  * is not fatal — blocks spool until it returns — but an incompatible schema or a second live
  * writer is.
  */
@@ -65,6 +66,8 @@ export const bdsPlugin = definePlugin({
   async init(ctx) {
     const rt = runtimeOf(ctx);
     const node = ctx.resolve(CoreTokens.chainNode);
+    const metrics = ctx.resolve(CoreTokens.metrics);
+    const onDbError = bdsDbErrorCounter(metrics);
     rt.service = await BdsService.open({
       options: ctx.options,
       home: ctx.settings.home,
@@ -72,7 +75,9 @@ export const bdsPlugin = definePlugin({
       source: new ChainBlockSource(node),
       indexers: rt.indexers,
       log: ctx.log,
+      onDbError,
     });
+    addBdsGauges(metrics, () => rt.service);
     for (const path of rt.service.queryPaths()) ctx.queryPaths.add(path);
     const service = rt.service;
     for (const tool of bdsTools({ knex: () => service.db.knex, status: () => service.status.status() })) ctx.tools.add(tool);

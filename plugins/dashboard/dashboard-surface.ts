@@ -1,6 +1,7 @@
 import Router from '@koa/router';
 import type Koa from 'koa';
 import type { ChainNode } from '../../core/chain/node.js';
+import type { CountRefusal } from '../../core/chain/simulation-refusals.js';
 import type { Logger } from '../../core/logger.js';
 import type { QueryPathRegistry } from '../../core/query/query-path-registry.js';
 import type { RouteContribution, ServerDeclaration, WebSocketContribution } from '../../core/routes.js';
@@ -31,7 +32,13 @@ export interface DashboardSurfaceOptions {
   registry: QueryPathRegistry | null;
   inProcessNode: boolean;
   log: Logger;
+  /** Told of each dry run the dashboard refuses (the host's refusal counter). */
+  countSimulateRefusal?: CountRefusal<DashboardRefusal>;
 }
+
+/** Why the dashboard refuses a dry run before or while it runs. */
+export type DashboardRefusal = 'disabled' | 'invalid_payload' | 'payload_too_large' | 'rate_limited' | 'capacity' | 'timeout';
+export const DASHBOARD_REFUSALS: readonly DashboardRefusal[] = ['disabled', 'invalid_payload', 'payload_too_large', 'rate_limited', 'capacity', 'timeout'];
 
 /**
  * Everything the dashboard contributes to its server: the limit middleware (client key →
@@ -47,6 +54,7 @@ export class DashboardSurface {
 
   constructor(private readonly config: DashboardSurfaceOptions) {
     const { options, log } = config;
+    const countSimulateRefusal = config.countSimulateRefusal ?? (() => undefined);
     let node: ChainNode | null = null;
     const nodeOnce = () => (node ??= config.node());
     this.addresses = new ClientAddressResolver(options.trustedProxies);
@@ -61,7 +69,8 @@ export class DashboardSurface {
         requestTimeoutMs: options.requestTimeoutMs,
         peerInspection: options.peerInspection,
       }),
-      simulate: options.simulate.enabled ? new SimulateGuard(options.simulate, options.limits.maxTrackedClients) : null,
+      simulate: options.simulate.enabled ? new SimulateGuard(options.simulate, options.limits.maxTrackedClients, countSimulateRefusal) : null,
+      countSimulateRefusal,
       inProcessNode: config.inProcessNode,
       log,
     };

@@ -1,7 +1,8 @@
+import { simulationRefusalCounter } from '../../core/chain/simulation-refusals.js';
 import { CoreTokens } from '../../core/core-tokens.js';
 import { definePlugin, type PluginContext } from '../../core/plugin.js';
 import { dashboardConfigSchema, type DashboardOptions } from './dashboard.config.js';
-import { DashboardSurface } from './dashboard-surface.js';
+import { DASHBOARD_REFUSALS, DashboardSurface } from './dashboard-surface.js';
 
 const surfaces = new WeakMap<PluginContext<DashboardOptions>, DashboardSurface>();
 
@@ -24,6 +25,7 @@ export const dashboardPlugin = definePlugin({
       registry: ctx.queryPaths.registry,
       inProcessNode: ctx.loadedPlugins.includes('devnet'),
       log: ctx.log,
+      countSimulateRefusal: simulationRefusalCounter(ctx.resolve(CoreTokens.metrics), 'dashboard', DASHBOARD_REFUSALS),
     });
     surfaces.set(ctx, surface);
     ctx.servers.declare(surface.server());

@@ -1,5 +1,6 @@
 import path from 'node:path';
 import { ChainNode } from '../../core/chain/node.js';
+import { simulationRefusalCounter } from '../../core/chain/simulation-refusals.js';
 import { CoreTokens } from '../../core/core-tokens.js';
 import { BootError } from '../../core/errors.js';
 import { definePlugin, type PluginContext } from '../../core/plugin.js';
@@ -8,6 +9,7 @@ import { isLoopbackHost } from '../../core/net/bind-address.js';
 import { devnetConfig } from './devnet.config.js';
 import { DeferredChainRpc } from './deferred-chain-rpc.js';
 import { Devnet } from './node/devnet.js';
+import { NODE_REFUSALS } from './node/simulator.js';
 import { printDevnetBanner } from './devnet-banner.js';
 
 /**
@@ -41,7 +43,8 @@ export const devnetPlugin = definePlugin({
   },
 
   async init(ctx) {
-    await devnetOf(ctx);
+    const devnet = await devnetOf(ctx);
+    devnet.node.simulator.onRefusal = simulationRefusalCounter(ctx.resolve(CoreTokens.metrics), 'node', NODE_REFUSALS);
   },
 
   async start(ctx) {

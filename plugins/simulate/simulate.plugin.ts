@@ -1,5 +1,6 @@
 import { chainIdGuardFor } from '../../core/chain/chain-id-guard.js';
 import { ChainSimulator } from '../../core/chain/chain-simulator.js';
+import { simulationRefusalCounter } from '../../core/chain/simulation-refusals.js';
 import { CoreTokens } from '../../core/core-tokens.js';
 import { definePlugin } from '../../core/plugin.js';
 import { simulateConfigSchema } from './simulate.config.js';
@@ -14,7 +15,8 @@ export const simulatePlugin = definePlugin({
   config: simulateConfigSchema,
   init(ctx) {
     const node = ctx.resolve(CoreTokens.chainNode);
-    const simulator = new ChainSimulator(node, ctx.options);
+    const countRefusal = simulationRefusalCounter(ctx.resolve(CoreTokens.metrics), 'simulate', ['rate_limited', 'capacity', 'timeout']);
+    const simulator = new ChainSimulator(node, ctx.options, countRefusal);
     ctx.provide(SimulatorToken, simulator);
     for (const tool of simulateTools({ node, simulator, guard: chainIdGuardFor(node, ctx.settings.chainId), includeRaw: ctx.settings.includeRaw })) ctx.tools.add(tool);
   },

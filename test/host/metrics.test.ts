@@ -4,42 +4,25 @@ import os from 'node:os';
 import path from 'node:path';
 import { BootError } from '../../core/errors.js';
 import { bootTestHost, fixtureConfig, FIXTURE_PLUGIN, postJson, request, type TestHost } from '../support/test-host.js';
+import { parseExposition, samplesOf, valueOf } from './metrics/exposition.js';
 
-/** One sample line of the Prometheus text format. */
-interface Sample {
-  name: string;
-  labels: Record<string, string>;
-  value: number;
-}
+/** A counter two plugins register with the same definition: one family in the host. */
+const SHARED_COUNTER = JSON.stringify({ name: 'probe_shared_total', help: 'counted by two plugins', labelNames: ['plugin'] });
 
-function parseExposition(text: string): Sample[] {
-  const samples: Sample[] = [];
-  for (const line of text.split('\n')) {
-    if (!line || line.startsWith('#')) continue;
-    const m = /^([a-zA-Z_:][a-zA-Z0-9_:]*)(?:\{(.*)\})? (\S+)$/.exec(line);
-    assert.ok(m, `a sample line: ${line}`);
-    const labels: Record<string, string> = {};
-    for (const l of m[2]?.matchAll(/([a-zA-Z_][a-zA-Z0-9_]*)="((?:[^"\\]|\\.)*)"/g) ?? []) labels[l[1]!] = l[2]!;
-    samples.push({ name: m[1]!, labels, value: Number(m[3]) });
-  }
-  return samples;
-}
-
-/** The value of the one sample with this name whose labels include `labels` (0 when absent). */
-function valueOf(samples: Sample[], name: string, labels: Record<string, string> = {}): number {
-  const found = samples.filter((s) => s.name === name && Object.entries(labels).every(([k, v]) => s.labels[k] === v));
-  assert.ok(found.length <= 1, `one ${name} sample for ${JSON.stringify(labels)}, found ${found.length}`);
-  return found[0]?.value ?? 0;
-}
-
-/** A third-party plugin (plain JS, loaded by path) that registers gauges through the metrics service. */
+/** A third-party plugin (plain JS, loaded by path) that registers gauges and counters through the metrics service. */
 const GAUGE_PLUGIN = `export default {
   name: 'gauge-probe',
   description: 'registers gauges',
   init(ctx) {
     const metrics = ctx.resolve(Symbol.for('chainhost:metrics'));
     let depth = 0;
-    globalThis.gaugeProbe = { setDepth: (n) => { depth = n; } };
+    let known = null;
+    globalThis.gaugeProbe = { setDepth: (n) => { depth = n; }, setKnown: (v) => { known = v; } };
+    metrics.addGauge({ name: 'gauge_probe_known', help: 'null until known', collect: () => known });
+    globalThis.gaugeProbe.shared = metrics.addCounter(${SHARED_COUNTER});
+    globalThis.gaugeProbe.events = metrics.addCounter({ name: 'gauge_probe_events_total', help: 'events by kind', labelNames: ['kind'], labelValues: { kind: ['a', 'b'] } });
+    if (ctx.options.badCounter) metrics.addCounter({ name: 'gauge_probe_events', help: 'no _total suffix' });
+    if (ctx.options.conflict) metrics.addCounter({ ...${SHARED_COUNTER}, help: 'another meaning' });
     metrics.addGauge({ name: 'gauge_probe_queue_depth', help: 'items waiting', collect: () => depth });
     metrics.addGauge({ name: 'gauge_probe_pool', help: 'connections by state', labelNames: ['state'],
       collect: async () => [{ labels: { state: 'idle' }, value: 3 }, { labels: { state: 'busy' }, value: 1 }] });
@@ -49,15 +32,32 @@ const GAUGE_PLUGIN = `export default {
 };
 `;
 
+/** A second plugin sharing the counter. */
+const COUNTER_PLUGIN = `export default {
+  name: 'counter-probe',
+  description: 'shares a counter',
+  init(ctx) {
+    globalThis.counterProbe = { shared: ctx.resolve(Symbol.for('chainhost:metrics')).addCounter(${SHARED_COUNTER}) };
+  },
+};
+`;
+
+interface ProbeCounter {
+  inc(labels?: Record<string, string>, by?: number): void;
+}
+
 declare global {
   // eslint-disable-next-line no-var
-  var gaugeProbe: { setDepth(n: number): void };
+  var gaugeProbe: { setDepth(n: number): void; setKnown(v: number | null): void; shared: ProbeCounter; events: ProbeCounter };
+  // eslint-disable-next-line no-var
+  var counterProbe: { shared: ProbeCounter };
 }
 
 describe('host metrics (GET /metrics)', function () {
   this.timeout(20_000);
   let dir: string;
   let gaugePlugin: string;
+  let counterPlugin: string;
   let h: TestHost;
   let metricsUrl: string;
   const scrape = async () => {
@@ -71,8 +71,11 @@ describe('host metrics (GET /metrics)', function () {
     dir = await mkdtemp(path.join(os.tmpdir(), 'chain-metrics-'));
     gaugePlugin = path.join(dir, 'gauge-probe.mjs');
     await writeFile(gaugePlugin, GAUGE_PLUGIN);
+    counterPlugin = path.join(dir, 'counter-probe.mjs');
+    await writeFile(counterPlugin, COUNTER_PLUGIN);
     const config = fixtureConfig({}, { metrics: { host: '127.0.0.1', port: 0 } });
     (config.plugins as Record<string, unknown>)[gaugePlugin] = {};
+    (config.plugins as Record<string, unknown>)[counterPlugin] = {};
     h = await bootTestHost(config, { surfaces: { maxInFlightCalls: 1 } });
     metricsUrl = `${h.host.serverUrl('metrics')}/metrics`;
   });
@@ -141,9 +144,50 @@ describe('host metrics (GET /metrics)', function () {
     assert.equal(valueOf(samples, 'gauge_probe_pool', { state: 'idle' }), 3);
     assert.equal(valueOf(samples, 'gauge_probe_pool', { state: 'busy' }), 1);
     assert.ok(valueOf(samples, 'chainhost_metrics_collect_errors_total', { metric: 'gauge_probe_broken' }) >= 1);
+    assert.deepEqual(samplesOf(samples, 'gauge_probe_broken'), [], 'a failed gauge has no sample, not a 0');
     globalThis.gaugeProbe.setDepth(2);
     ({ samples } = await scrape());
     assert.equal(valueOf(samples, 'gauge_probe_queue_depth'), 2);
+  });
+
+  it('reports no sample for a gauge whose value is not known yet', async () => {
+    globalThis.gaugeProbe.setKnown(null);
+    let { text, samples } = await scrape();
+    assert.match(text, /# TYPE gauge_probe_known gauge/);
+    assert.deepEqual(samplesOf(samples, 'gauge_probe_known'), []);
+    globalThis.gaugeProbe.setKnown(5);
+    ({ samples } = await scrape());
+    assert.equal(valueOf(samples, 'gauge_probe_known'), 5);
+  });
+
+  it('serves plugin counters; the same definition from two plugins is one counter', async () => {
+    const before = (await scrape()).samples;
+    globalThis.gaugeProbe.shared.inc({ plugin: 'gauge' });
+    globalThis.counterProbe.shared.inc({ plugin: 'counter' }, 2);
+    globalThis.gaugeProbe.shared.inc({ plugin: 'counter' });
+    const { text, samples } = await scrape();
+    const delta = (labels: Record<string, string>) => valueOf(samples, 'probe_shared_total', labels) - valueOf(before, 'probe_shared_total', labels);
+    assert.equal(delta({ plugin: 'gauge' }), 1);
+    assert.equal(delta({ plugin: 'counter' }), 3);
+    assert.equal(text.match(/^# TYPE probe_shared_total counter$/gm)?.length, 1, 'one family');
+  });
+
+  it('keeps counter label values in their allowed list and refuses wrong labels or amounts', async () => {
+    const before = (await scrape()).samples;
+    const events = globalThis.gaugeProbe.events;
+    events.inc({ kind: 'a' });
+    events.inc({ kind: 'b' }, 0.5);
+    events.inc({ kind: 'caller-chosen-4e1d' });
+    assert.throws(() => events.inc({ kind: 'a', extra: 'x' }), (err: Error) => err instanceof TypeError && /takes exactly the labels \[kind\]/.test(err.message));
+    assert.throws(() => events.inc({}), TypeError);
+    assert.throws(() => events.inc({ kind: 'a' }, -1), (err: Error) => err instanceof RangeError && /finite number ≥ 0/.test(err.message));
+    assert.throws(() => events.inc({ kind: 'a' }, Number.NaN), RangeError);
+    const { text, samples } = await scrape();
+    const delta = (kind: string) => valueOf(samples, 'gauge_probe_events_total', { kind }) - valueOf(before, 'gauge_probe_events_total', { kind });
+    assert.equal(delta('a'), 1);
+    assert.equal(delta('b'), 0.5);
+    assert.equal(delta('(other)'), 1);
+    assert.ok(!text.includes('caller-chosen-4e1d'), 'a value outside the list never becomes a label');
   });
 
   it('includes the Node.js process figures', async () => {
@@ -161,6 +205,27 @@ describe('host metrics (GET /metrics)', function () {
       } finally {
         await other.stop();
       }
+    });
+
+    it('counts in memory when no metrics server is configured', async () => {
+      const config = fixtureConfig();
+      (config.plugins as Record<string, unknown>)[gaugePlugin] = {};
+      const other = await bootTestHost(config);
+      try {
+        globalThis.gaugeProbe.events.inc({ kind: 'b' }, 4);
+        assert.equal(valueOf(parseExposition(await other.host.metrics.scrape()), 'gauge_probe_events_total', { kind: 'b' }), 4);
+      } finally {
+        await other.stop();
+      }
+    });
+
+    it('refuses a counter name without _total and a different counter under a taken name', async () => {
+      const bad = fixtureConfig(null, { metrics: { port: 0 } });
+      (bad.plugins as Record<string, unknown>)[gaugePlugin] = { badCounter: true };
+      await assert.rejects(bootTestHost(bad), (err: Error) => err instanceof BootError && /counter name "gauge_probe_events" must end in _total/.test(err.message));
+      const conflict = fixtureConfig(null, { metrics: { port: 0 } });
+      (conflict.plugins as Record<string, unknown>)[gaugePlugin] = { conflict: true };
+      await assert.rejects(bootTestHost(conflict), (err: Error) => err instanceof BootError && /probe_shared_total" is registered twice with different help or labels/.test(err.message));
     });
 
     it('refuses a second gauge with the same name at boot', async () => {

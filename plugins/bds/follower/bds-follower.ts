@@ -19,7 +19,13 @@ export interface FollowerDeps {
   /** Schema guard + writer lock; run before the first write and again after a database error. */
   prepare(): Promise<void>;
   log: Logger;
+  /** Told of every database failure the worker meets (the `bds_db_errors_total` counter). */
+  onDbError?(operation: BdsDbOperation): void;
 }
+
+/** What the worker was doing when the database failed: getting ready (schema, lock, indexed height) or writing blocks. */
+export type BdsDbOperation = 'prepare' | 'write';
+export const BDS_DB_OPERATIONS: readonly BdsDbOperation[] = ['prepare', 'write'];
 
 /**
  * The BDS worker (bds.md §4). Two loops:
@@ -150,6 +156,7 @@ export class BdsFollower {
       return true;
     } catch (err) {
       this.markDb(err);
+      this.deps.onDbError?.('prepare');
       return false;
     }
   }
@@ -201,6 +208,7 @@ export class BdsFollower {
       this.deps.log.error(message);
       return;
     }
+    this.deps.onDbError?.('write');
     const reachable = await this.deps.db.ping().then(() => true, () => false);
     if (!reachable) {
       this.ready = false; // re-run prepare (writer lock, schema) when it is back

@@ -8,7 +8,8 @@ import { firstRow } from '../reads/columns.js';
  * `current_block_height`, `indexed.indexed_height`, `height_lag`, `queue_depth`,
  * `spool_pending_count`, `alerts`) plus upstream's complete set. `indexed_height` is read from
  * the database on every call, so it is safe for read-after-write; the table counts are cached
- * for a few seconds because `count(*)` is linear in the table size.
+ * for a few seconds because `count(*)` is linear in the table size. `/metrics` applies the same
+ * alert rules to the worker's in-memory figures (`activeAlertCodes`), reading no table.
  */
 export interface StatusThresholds {
   spoolWarnEntries: number;
@@ -18,10 +19,34 @@ export interface StatusThresholds {
 
 export type Alert = { level: 'error' | 'warning'; code: string; message: string } & Record<string, unknown>;
 
+/** Every alert code `/bds_status` can raise (the worker's own errors included). */
+export const ALERT_CODES = [
+  'db_unavailable', 'spool_entries_high', 'spool_bytes_high', 'disk_free_low', 'indexed_height_ahead',
+  'block_identity_mismatch', 'write_failed', 'fetch_failed',
+] as const;
+
 const COUNT_CACHE_MS = 5000;
+/** How long a scrape waits for the database to answer `select 1` before trusting the worker's last verdict. */
+const LIVENESS_TIMEOUT_MS = 1000;
+
+interface AlertInputs {
+  dbOk: boolean;
+  spoolEntries: number;
+  storage: Storage;
+  current: number | null;
+  indexedHeight: number | null;
+}
+
+type Storage = Awaited<ReturnType<typeof storageOf>>;
+
+/** Blocks the index is behind the node (never negative); null until both heights are known. */
+export function heightLag(current: number | null, indexedHeight: number | null): number | null {
+  return current !== null && indexedHeight !== null ? Math.max(current - indexedHeight, 0) : null;
+}
 
 export class BdsStatusReporter {
   private counts: { at: number; blocks: number; txs: number } | null = null;
+  private pinging: Promise<boolean> | null = null;
 
   constructor(
     private readonly follower: BdsFollower,
@@ -38,29 +63,9 @@ export class BdsStatusReporter {
     const indexedHeight = indexed.row.indexed_height as number | null;
     const current = f.currentHeight;
     const delta = current !== null && indexedHeight !== null ? current - indexedHeight : null;
-    const lag = delta === null ? null : Math.max(delta, 0);
+    const lag = heightLag(current, indexedHeight);
     const storage = await storageOf(spool.dir);
-    const alerts: Alert[] = [];
-    if (!dbOk) alerts.push({ level: 'error', code: 'db_unavailable', message: 'BDS database status is degraded' });
-    if (entries.length >= this.thresholds.spoolWarnEntries) {
-      alerts.push({ level: 'warning', code: 'spool_entries_high', message: 'BDS spool entry count exceeded warning threshold', threshold: this.thresholds.spoolWarnEntries, value: entries.length });
-    }
-    if (spool.totalBytes >= this.thresholds.spoolWarnBytes) {
-      alerts.push({ level: 'warning', code: 'spool_bytes_high', message: 'BDS spool size exceeded warning threshold', threshold: this.thresholds.spoolWarnBytes, value: spool.totalBytes });
-    }
-    if (storage.filesystem_total_bytes > 0 && storage.filesystem_free_bytes <= this.thresholds.diskFreeWarnBytes) {
-      alerts.push({ level: 'warning', code: 'disk_free_low', message: 'Low free disk space on BDS spool filesystem', threshold: this.thresholds.diskFreeWarnBytes, value: storage.filesystem_free_bytes });
-    }
-    if (delta !== null && delta < 0) {
-      alerts.push({
-        level: 'error', code: 'indexed_height_ahead', message: 'BDS indexed height is ahead of the current chain height',
-        current_block_height: current, indexed_height: indexedHeight, value: Math.abs(delta),
-      });
-    }
-    if (f.lastWorkerError) alerts.push({ level: 'error', code: f.lastWorkerError.code, message: f.lastWorkerError.message, recorded_at: f.lastWorkerError.recorded_at });
-    if (f.lastEnqueueError?.code === 'fetch_failed') {
-      alerts.push({ level: 'warning', code: 'fetch_failed', message: f.lastEnqueueError.message, recorded_at: f.lastEnqueueError.recorded_at });
-    }
+    const alerts = this.alertsOf({ dbOk, spoolEntries: entries.length, storage, current, indexedHeight });
     const capacity = f.options.queueCapacity;
     return {
       worker_running: f.workerRunning,
@@ -86,6 +91,68 @@ export class BdsStatusReporter {
       catching_up: entries.length > 0 || (lag ?? 0) > 0,
       alerts,
     };
+  }
+
+  /**
+   * The codes of the alerts active now, for `/metrics`: the same rules as `status()`, fed from
+   * what the worker keeps in memory (indexed height, spool and queue counts) so a scrape reads no
+   * table. Only database liveness is asked, with `select 1` bounded at LIVENESS_TIMEOUT_MS; when
+   * it does not answer in time (a long write holds PGlite, a server still connecting) the worker's
+   * last verdict stands.
+   */
+  async activeAlertCodes(): Promise<Set<string>> {
+    const f = this.follower;
+    const answers = await this.databaseAnswers();
+    const dbOk = f.dbStatus !== 'error' && answers !== false;
+    const indexedHeight = f.indexedHeight !== null && f.indexedHeight >= 0 ? f.indexedHeight : null;
+    const storage = await storageOf(f.spool.dir);
+    const alerts = this.alertsOf({ dbOk, spoolEntries: f.spool.count, storage, current: f.currentHeight, indexedHeight });
+    return new Set(alerts.map((a) => a.code));
+  }
+
+  /** One `select 1` at a time: scrapes during an outage share the pending one instead of queueing more. */
+  private async databaseAnswers(): Promise<boolean | null> {
+    this.pinging ??= this.db.ping().then(() => true, () => false).finally(() => {
+      this.pinging = null;
+    });
+    let timer: NodeJS.Timeout | undefined;
+    const late = new Promise<null>((resolve) => {
+      timer = setTimeout(() => resolve(null), LIVENESS_TIMEOUT_MS);
+      timer.unref();
+    });
+    try {
+      return await Promise.race([this.pinging, late]);
+    } finally {
+      clearTimeout(timer);
+    }
+  }
+
+  private alertsOf({ dbOk, spoolEntries, storage, current, indexedHeight }: AlertInputs): Alert[] {
+    const f = this.follower;
+    const spool = f.spool;
+    const delta = current !== null && indexedHeight !== null ? current - indexedHeight : null;
+    const alerts: Alert[] = [];
+    if (!dbOk) alerts.push({ level: 'error', code: 'db_unavailable', message: 'BDS database status is degraded' });
+    if (spoolEntries >= this.thresholds.spoolWarnEntries) {
+      alerts.push({ level: 'warning', code: 'spool_entries_high', message: 'BDS spool entry count exceeded warning threshold', threshold: this.thresholds.spoolWarnEntries, value: spoolEntries });
+    }
+    if (spool.totalBytes >= this.thresholds.spoolWarnBytes) {
+      alerts.push({ level: 'warning', code: 'spool_bytes_high', message: 'BDS spool size exceeded warning threshold', threshold: this.thresholds.spoolWarnBytes, value: spool.totalBytes });
+    }
+    if (storage.filesystem_total_bytes > 0 && storage.filesystem_free_bytes <= this.thresholds.diskFreeWarnBytes) {
+      alerts.push({ level: 'warning', code: 'disk_free_low', message: 'Low free disk space on BDS spool filesystem', threshold: this.thresholds.diskFreeWarnBytes, value: storage.filesystem_free_bytes });
+    }
+    if (delta !== null && delta < 0) {
+      alerts.push({
+        level: 'error', code: 'indexed_height_ahead', message: 'BDS indexed height is ahead of the current chain height',
+        current_block_height: current, indexed_height: indexedHeight, value: Math.abs(delta),
+      });
+    }
+    if (f.lastWorkerError) alerts.push({ level: 'error', code: f.lastWorkerError.code, message: f.lastWorkerError.message, recorded_at: f.lastWorkerError.recorded_at });
+    if (f.lastEnqueueError?.code === 'fetch_failed') {
+      alerts.push({ level: 'warning', code: 'fetch_failed', message: f.lastEnqueueError.message, recorded_at: f.lastEnqueueError.recorded_at });
+    }
+    return alerts;
   }
 
   private async indexed(): Promise<{ ok: boolean; error?: string; row: Record<string, unknown> }> {

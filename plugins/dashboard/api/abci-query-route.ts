@@ -23,9 +23,10 @@ export function addAbciQueryRoute(router: Router, services: DashboardServices): 
     }
     const guard = services.simulate;
     if (!guard) {
+      services.countSimulateRefusal('disabled');
       throw new ApiError(403, 'forbidden', 'dry runs through the dashboard are disabled (plugins.dashboard.simulate.enabled is false); call the node or the simulate tool instead');
     }
-    checkSimulatePayload(path, services.options.simulate.maxPayloadHexChars);
+    checkSimulatePayload(path, services.options.simulate.maxPayloadHexChars, services.countSimulateRefusal);
     await guard.checkWindow(ctx);
     const timeoutMs = services.options.simulate.timeoutMs;
     const result = await guard.run((signal) => {
@@ -37,13 +38,15 @@ export function addAbciQueryRoute(router: Router, services: DashboardServices): 
 }
 
 /** `/simulate_tx/<hex>`: exactly one part, the hex of the dry-run request JSON (spec part 2). */
-function checkSimulatePayload(path: string, maxChars: number): void {
+function checkSimulatePayload(path: string, maxChars: number, countRefusal: DashboardServices['countSimulateRefusal']): void {
   const parts = path.split('/').filter(Boolean);
   const hex = parts[1] ?? '';
   if (parts.length !== 2 || hex.length === 0 || hex.length % 2 !== 0 || !/^[0-9a-fA-F]+$/.test(hex)) {
+    countRefusal('invalid_payload');
     throw ApiError.badRequest('hex_payload must be the hex of the dry-run request JSON ({"sender","contract","function","kwargs"}): an even number of 0-9a-f characters, as the only part after simulate_tx', { parameter: 'hex_payload' });
   }
   if (hex.length > maxChars) {
+    countRefusal('payload_too_large');
     throw ApiError.badRequest(`hex_payload is ${hex.length} hex characters; at most ${maxChars} are accepted`, { parameter: 'hex_payload', max: maxChars });
   }
 }

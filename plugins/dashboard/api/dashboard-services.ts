@@ -1,4 +1,5 @@
 import type Koa from 'koa';
+import type { CountRefusal } from '../../../core/chain/simulation-refusals.js';
 import type { Logger } from '../../../core/logger.js';
 import type { DashboardOptions } from '../dashboard.config.js';
 import type { SimulateGuard } from '../limits/simulate-guard.js';
@@ -11,6 +12,8 @@ export interface DashboardServices {
   targets: NodeTargets;
   /** Null when dry runs through the dashboard are disabled. */
   simulate: SimulateGuard | null;
+  /** Counts a dry run refused by the route itself (switched off, bad or over-large payload). */
+  countSimulateRefusal: CountRefusal<'disabled' | 'invalid_payload' | 'payload_too_large'>;
   /** True when the node is in-process (the devnet), not an RPC client of `node.url`. */
   inProcessNode: boolean;
   log: Logger;

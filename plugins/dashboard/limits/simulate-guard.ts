@@ -1,5 +1,6 @@
 import type Koa from 'koa';
 import ratelimit from 'koa-ratelimit';
+import type { CountRefusal } from '../../../core/chain/simulation-refusals.js';
 import { ApiError } from '../../../core/errors.js';
 import type { DashboardOptions } from '../dashboard.config.js';
 import { BoundedClientMap } from './bounded-client-map.js';
@@ -16,7 +17,11 @@ export class SimulateGuard {
   private running = 0;
   private readonly window: Koa.Middleware;
 
-  constructor(private readonly options: DashboardOptions['simulate'], maxTrackedClients: number) {
+  constructor(
+    private readonly options: DashboardOptions['simulate'],
+    maxTrackedClients: number,
+    private readonly onRefusal: CountRefusal<'rate_limited' | 'capacity' | 'timeout'> = () => undefined,
+  ) {
     this.window = ratelimit({
       driver: 'memory',
       db: new BoundedClientMap<unknown>(maxTrackedClients, options.windowMs),
@@ -39,6 +44,7 @@ export class SimulateGuard {
       passed = true;
     });
     if (passed) return;
+    this.onRefusal('rate_limited');
     const state = ctx.state.rateLimit as { after?: number } | undefined;
     const retryAfter = Math.max(1, Math.ceil(state?.after ?? 1));
     throw new ApiError(
@@ -57,6 +63,7 @@ export class SimulateGuard {
    */
   async run<T>(dryRun: (signal: AbortSignal) => Promise<T>): Promise<T> {
     if (this.running >= this.options.maxConcurrent) {
+      this.onRefusal('capacity');
       throw ApiError.busy(`dry-run capacity exceeded: ${this.options.maxConcurrent} simulate_tx calls are already running; retry in a second`, 1);
     }
     this.running++;
@@ -76,6 +83,10 @@ export class SimulateGuard {
     work.catch(() => undefined); // settled after the deadline: nobody is waiting any more
     try {
       return await Promise.race([work, timeout]);
+    } catch (err) {
+      // The deadline, or the node call's own timeout reached first: either way the run timed out.
+      if (err instanceof ApiError && err.status === 504) this.onRefusal('timeout');
+      throw err;
     } finally {
       clearTimeout(timer);
     }

@@ -24,7 +24,8 @@ export interface SimulateJob {
   maxChi: number;
 }
 
-export type SimulateReply = { id: number; text: string } | { id: number; error: string };
+/** `outOfChi`: the run used up `simulation_max_chi` (counted as a chi_exhausted refusal). */
+export type SimulateReply = { id: number; text: string; outOfChi: boolean } | { id: number; error: string };
 
 export type ReadRequest =
   | { job: number; op: 'get'; key: string }
@@ -83,7 +84,8 @@ parentPort!.on('message', (job: SimulateJob) => {
     };
     const env = { chainId: job.env.chainId, height: BigInt(job.env.height), hash: job.env.hash, nanos, now: ChainDatetime.fromNanos(nanos) };
     const outcome = executor.execute(tx, env, new NodeState(job.id), { simulate: { maxChi: job.maxChi } });
-    parentPort!.postMessage({ id: job.id, text: outcomeText(job.payload, outcome) } satisfies SimulateReply);
+    const outOfChi = outcome.status === 1 && outcome.errorClass === 'ChiExceededError';
+    parentPort!.postMessage({ id: job.id, text: outcomeText(job.payload, outcome), outOfChi } satisfies SimulateReply);
   } catch (err) {
     parentPort!.postMessage({ id: job.id, error: err instanceof Error ? err.message : String(err) } satisfies SimulateReply);
   }

@@ -4,6 +4,7 @@ import { dirname, join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { MessageChannel, Worker, type MessagePort } from 'node:worker_threads';
 import { sha3Hex } from '../../../core/chain/hashes.js';
+import type { CountRefusal } from '../../../core/chain/simulation-refusals.js';
 import type { QueryAnswer } from '../../../core/query/query-path.js';
 import type { ChainStore } from './chain-store.js';
 import type { NodeConfig } from './node-config.js';
@@ -25,7 +26,11 @@ export interface SimulationCounters {
   refused: { disabled: number; capacity: number; timeout: number; error: number };
 }
 
-type RunResult = { kind: 'ok'; text: string } | { kind: 'timeout' } | { kind: 'error'; message: string };
+/** Why the node refuses or aborts a dry run (simulate.md §3); chi_exhausted is a run that used up the cap. */
+export type NodeRefusal = 'invalid_payload' | 'disabled' | 'capacity' | 'timeout' | 'error' | 'chi_exhausted';
+export const NODE_REFUSALS: readonly NodeRefusal[] = ['invalid_payload', 'disabled', 'capacity', 'timeout', 'error', 'chi_exhausted'];
+
+type RunResult = { kind: 'ok'; text: string; outOfChi: boolean } | { kind: 'timeout' } | { kind: 'error'; message: string };
 
 interface PooledWorker {
   worker: Worker;
@@ -40,6 +45,8 @@ export class Simulator {
   private nextJob = 1;
   private closed = false;
   readonly counters: SimulationCounters = { total: 0, ok: 0, failed: 0, refused: { disabled: 0, capacity: 0, timeout: 0, error: 0 } };
+  /** Told of every refusal and of runs that used up the chi cap (the host's refusal counter). */
+  onRefusal: CountRefusal<NodeRefusal> = () => undefined;
 
   constructor(private readonly chainId: string, private readonly config: NodeConfig, private readonly store: ChainStore) {}
 
@@ -55,14 +62,17 @@ export class Simulator {
       payload = decodeSimulationRequest(hex);
     } catch (err) {
       this.counters.refused.error++;
+      this.onRefusal('invalid_payload');
       return answer(refusalText(null, `Simulation error: ${err instanceof Error ? err.message : String(err)}`));
     }
     if (!this.config.simulation_enabled) {
       this.counters.refused.disabled++;
+      this.onRefusal('disabled');
       return answer(refusalText(payload, 'Simulation is disabled on this node'));
     }
     if (this.active >= this.config.simulation_max_concurrency || this.closed) {
       this.counters.refused.capacity++;
+      this.onRefusal('capacity');
       return answer(refusalText(payload, 'Simulation capacity exceeded on this node; retry later'));
     }
     this.active++;
@@ -70,14 +80,17 @@ export class Simulator {
       const run = await this.run(payload);
       if (run.kind === 'timeout') {
         this.counters.refused.timeout++;
+        this.onRefusal('timeout');
         return answer(refusalText(payload, `Simulation timed out on this node after ${this.config.simulation_timeout_ms} ms`));
       }
       if (run.kind === 'error') {
         this.counters.refused.error++;
+        this.onRefusal('error');
         return answer(refusalText(payload, `Simulation error: ${run.message}`));
       }
       if (run.text.endsWith('"status":0}')) this.counters.ok++;
       else this.counters.failed++;
+      if (run.outOfChi) this.onRefusal('chi_exhausted');
       return answer(run.text);
     } finally {
       this.active--;
@@ -118,7 +131,7 @@ export class Simulator {
         }
         if (!this.closed) this.idle.push(pooled);
         else void pooled.worker.terminate();
-        resolve('text' in reply ? { kind: 'ok', text: reply.text } : { kind: 'error', message: reply.error });
+        resolve('text' in reply ? { kind: 'ok', text: reply.text, outOfChi: reply.outOfChi } : { kind: 'error', message: reply.error });
       };
       pooled.job = { id: job.id, view, finish };
       pooled.worker.postMessage(job);
