@@ -5,6 +5,7 @@ import { BootError } from '../../core/errors.js';
 import { createLogger } from '../../core/logger.js';
 import { Host } from '../host.js';
 import { addToolSurfaces, serveStdio, serverVersion } from '../tools-server/index.js';
+import { connectBannerOf } from './connect-banner.js';
 import { availableDefaultToolPlugins } from './default-tool-plugins.js';
 
 /**
@@ -78,6 +79,9 @@ export async function runCommand(spec: CommandSpec, argv: readonly string[] = pr
     });
     await host.start();
     for (const line of host.describe()) say(line);
+    if (servesTools(spec, config) && host.tools.values().length > 0) {
+      process.stderr.write(connectBannerOf(host, spec.name));
+    }
     if (config.settings.tools.stdio) {
       const session = await serveStdio(host);
       say('serving MCP on stdio');
@@ -112,6 +116,11 @@ export async function loadCommandConfig(spec: CommandSpec, opts: ParsedOptions, 
     return loaded;
   }
   return loadConfig({ ...base, plugins: { ...base.plugins, ...Object.fromEntries(defaults.map((name) => [name, {}])) } });
+}
+
+/** Commands whose job is serving tools (chain-host, chain-mcp-http, chain-mcp) print how to connect an MCP client. */
+function servesTools(spec: CommandSpec, config: LoadedConfig): boolean {
+  return spec.http !== 'never' || spec.stdio === 'always' || config.settings.tools.stdio;
 }
 
 /** Expected failures (config, boot) are one line; anything else is a bug and keeps its stack. */
