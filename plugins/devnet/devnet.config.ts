@@ -16,7 +16,7 @@ export const devnetConfig = z.strictObject({
   accounts: z.number().int().min(1, 'must be 1..1000').max(1000, 'must be 1..1000').default(10),
   mnemonic: z.string().refine((m) => mnemonicProblem(m) === null, 'must be a valid 12 or 24 word BIP39 mnemonic').optional(),
   reset: z.boolean().default(false),
-  /** Print the dev accounts with their keys at start, like Hardhat. */
+  /** Print the dev accounts (addresses, balances; never keys) and the public test mnemonic at start. */
   printAccounts: z.boolean().default(true),
 });
 

@@ -134,7 +134,7 @@ export class Devnet {
     return this.node.chainId;
   }
 
-  /** The dev accounts with their private keys (print them at start, like Hardhat). */
+  /** The dev accounts with their private keys (for tests and tools; the banner prints addresses only). */
   accounts(): DevAccount[] {
     return this.devAccounts.map((a) => ({ ...a }));
   }
