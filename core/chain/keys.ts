@@ -1,5 +1,4 @@
-import { createPrivateKey, createPublicKey, sign as cryptoSign, verify as cryptoVerify, type KeyObject } from 'node:crypto';
-import nacl from 'tweetnacl';
+import { createPrivateKey, createPublicKey, randomBytes, sign as cryptoSign, verify as cryptoVerify, type KeyObject } from 'node:crypto';
 import { bytesToHex, hexToBytes, utf8Bytes } from './hashes.js';
 
 /**
@@ -65,13 +64,9 @@ export function isSignature(value: unknown): value is string {
   return typeof value === 'string' && ANY_HEX128.test(value);
 }
 
-function keyPair(privateKey: string): nacl.SignKeyPair {
-  return nacl.sign.keyPair.fromSeed(hexToBytes(normalizePrivateKey(privateKey)));
-}
-
 /** The address of a private key. */
 export function publicKeyFromPrivate(privateKey: string): string {
-  return bytesToHex(keyPair(privateKey).publicKey);
+  return publicKeyOfSeed(hexToBytes(normalizePrivateKey(privateKey)));
 }
 
 function messageBytes(message: Uint8Array | string): Uint8Array {
@@ -94,10 +89,11 @@ export function verify(publicKey: string, message: Uint8Array | string, signatur
 }
 
 /*
- * Signing and verifying go through OpenSSL (node:crypto): about 40x faster than tweetnacl's
- * pure-JS arithmetic, which capped the devnet at the verify rate, and strict like libsodium,
- * the real node's library. tweetnacl still derives key pairs from seeds. Parsed keys are cached
- * because building a KeyObject costs about as much as a verification.
+ * Key derivation, signing and verifying go through OpenSSL (node:crypto): tweetnacl's pure-JS
+ * arithmetic is about 40x slower (it capped the devnet at the verify rate, and took ~6 ms to
+ * derive one address here), and OpenSSL is strict like libsodium, the real node's library.
+ * Parsed public keys are cached because building a KeyObject costs about as much as a
+ * verification.
  */
 const SPKI_ED25519 = Buffer.from('302a300506032b6570032100', 'hex');
 const PKCS8_ED25519 = Buffer.from('302e020100300506032b657004220420', 'hex');
@@ -114,9 +110,17 @@ function publicKeyObject(hex: string): KeyObject {
   return key;
 }
 
+function privateKeyObject(seed: Uint8Array): KeyObject {
+  return createPrivateKey({ key: Buffer.concat([PKCS8_ED25519, seed]), format: 'der', type: 'pkcs8' });
+}
+
 function signWithSeed(seed: Uint8Array, message: Uint8Array): string {
-  const key = createPrivateKey({ key: Buffer.concat([PKCS8_ED25519, seed]), format: 'der', type: 'pkcs8' });
-  return bytesToHex(cryptoSign(null, message, key));
+  return bytesToHex(cryptoSign(null, message, privateKeyObject(seed)));
+}
+
+/** The Ed25519 public key of a 32-byte seed, as 64 lowercase hex (the SPKI form ends with the raw key). */
+function publicKeyOfSeed(seed: Uint8Array): string {
+  return createPublicKey(privateKeyObject(seed)).export({ format: 'der', type: 'spki' }).subarray(SPKI_ED25519.length).toString('hex');
 }
 
 /** A private key or a wallet, wherever something signs. */
@@ -132,9 +136,8 @@ export class Wallet {
   readonly address: string;
 
   private constructor(seed: Uint8Array) {
-    const pair = nacl.sign.keyPair.fromSeed(seed);
     this.#seed = seed;
-    this.address = bytesToHex(pair.publicKey);
+    this.address = publicKeyOfSeed(seed);
   }
 
   static fromPrivateKey(privateKey: string): Wallet {
@@ -147,7 +150,7 @@ export class Wallet {
   }
 
   static generate(): Wallet {
-    return new Wallet(nacl.randomBytes(32));
+    return new Wallet(randomBytes(32));
   }
 
   /** A wallet as is, or one made from a private key. */
