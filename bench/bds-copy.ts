@@ -1,12 +1,15 @@
 import type { Knex } from 'knex';
+import { Readable } from 'node:stream';
+import { pipeline } from 'node:stream/promises';
 import pg from 'pg';
+import { from as copyFrom } from 'pg-copy-streams';
 import type { BdsDatabase } from '../plugins/bds/database/bds-database.js';
 import { quoteIdent } from '../plugins/bds/writer/bulk-insert.js';
 
 /**
  * The raw COPY baseline of the BDS ingest benchmark: a table's stored rows as COPY text (read
- * back from an index BDS wrote), and COPY FROM STDIN of that text — through a minimal
- * node-postgres submittable on the server, through PGlite's `/dev/blob` on PGlite.
+ * back from an index BDS wrote), and COPY FROM STDIN of that text — through pg-copy-streams in
+ * 64 KiB messages on the server (as the writer does), through PGlite's `/dev/blob` on PGlite.
  */
 function copyEscape(value: string | null): string {
   if (value === null) return '\\N';
@@ -28,42 +31,9 @@ export async function copyText(knex: Knex, table: string, columns: string[]): Pr
   return { text: rows.map((row) => columns.map((c) => copyEscape(row[c] ?? null)).join('\t')).join('\n') + (rows.length ? '\n' : ''), rows: rows.length };
 }
 
-class CopyFromStdin {
-  private resolve!: () => void;
-  private reject!: (err: Error) => void;
-  private error: Error | null = null;
-  readonly done = new Promise<void>((res, rej) => {
-    this.resolve = res;
-    this.reject = rej;
-  });
-
-  constructor(private readonly text: string, private readonly sql: string) {}
-
-  submit(connection: any): void {
-    connection.query(this.sql);
-  }
-
-  handleCopyInResponse(connection: any): void {
-    const buf = Buffer.from(this.text);
-    for (let i = 0; i < buf.length; i += 1 << 16) connection.sendCopyFromChunk(buf.subarray(i, i + (1 << 16)));
-    connection.endCopyFrom();
-  }
-
-  handleCommandComplete(): void {}
-  handleReadyForQuery(): void {
-    if (this.error) this.reject(this.error);
-    else this.resolve();
-  }
-  handleError(err: Error): void {
-    // node-postgres drops the active query on an error, so ReadyForQuery will not reach us
-    this.error = err;
-    this.reject(err);
-  }
-  handleRowDescription(): void {}
-  handleDataRow(): void {}
-  handleEmptyQuery(): void {}
-  handlePortalSuspended(): void {}
-  handleCopyData(): void {}
+function* chunks(text: string): Generator<Buffer> {
+  const buf = Buffer.from(text);
+  for (let i = 0; i < buf.length; i += 1 << 16) yield buf.subarray(i, i + (1 << 16));
 }
 
 export interface CopyTable {
@@ -88,11 +58,7 @@ export async function copyAll(db: BdsDatabase, tables: readonly CopyTable[]): Pr
   try {
     const started = performance.now();
     await client.query('BEGIN');
-    for (const t of tables) {
-      const op = new CopyFromStdin(t.text, `COPY ${target(t)} FROM STDIN`);
-      client.query(op as unknown as pg.QueryConfig);
-      await op.done;
-    }
+    for (const t of tables) await pipeline(Readable.from(chunks(t.text), { objectMode: false }), client.query(copyFrom(`COPY ${target(t)} FROM STDIN`)));
     await client.query('COMMIT');
     return performance.now() - started;
   } finally {

@@ -62,13 +62,15 @@ async function ingest(kind: 'PostgreSQL' | 'PGlite', chain: SyntheticChain, txs:
     note(`${kind}: ingest took ${(ingestMs / 1000).toFixed(1)} s; measuring a raw COPY of the same rows`);
 
     const tables: CopyTable[] = [];
+    let rowCount = 0;
     for (const table of CORE_TABLES.filter((t) => t !== 'bds_meta')) { // meta is the schema's own row, not block data
       const columns = await storedColumns(service.db.knex, table);
       const { text, rows } = await copyText(service.db.knex, table, columns);
       if (rows) tables.push({ table, columns, text });
+      rowCount += rows;
     }
     await service.stop();
-    note(`${kind}: ${tables.reduce((n, t) => n + t.text.length, 0)} bytes of COPY text from ${tables.length} tables`);
+    note(`${kind}: ${tables.reduce((n, t) => n + t.text.length, 0)} bytes of COPY text, ${rowCount} rows (${(rowCount / txs).toFixed(1)} per transaction) in ${tables.length} tables`);
     const copyDb = await BdsDatabase.open({ url: b.url, pgliteDir: b.pgliteDir, schema: b.schema });
     try {
       await prepareSchema(copyDb);

@@ -1,4 +1,4 @@
-import type { BdsIndexer } from '../indexer-point.js';
+import type { BdsIndexer, IndexedBlock } from '../indexer-point.js';
 import { bulkInsert, type ColumnSpec } from '../writer/bulk-insert.js';
 
 /**
@@ -22,15 +22,18 @@ export const rewardsIndexer: BdsIndexer = {
     return this.applyBatch!([block], trx);
   },
   async applyBatch(blocks, trx) {
-    const rows: unknown[][] = [];
-    for (const block of blocks) {
-      for (const tx of block.transactions) {
-        for (const r of tx.rewards) {
-          if (!DECIMAL.test(r.value)) continue; // NUMERIC NOT NULL: a malformed amount is not a reward
-          rows.push([block.height, tx.hash, tx.tx_index, r.reward_index, r.type, r.recipient_key, r.source_contract, r.value, block.time_iso]);
-        }
-      }
-    }
-    await bulkInsert(trx, 'rewards', COLUMNS, rows, { onConflict: 'ON CONFLICT (block_height, tx_index, reward_index) DO NOTHING' });
+    await bulkInsert(trx, 'rewards', COLUMNS, rewardRows(blocks), { onConflict: 'ON CONFLICT (block_height, tx_index, reward_index) DO NOTHING', copyWhenFresh: true });
   },
 };
+
+/** Built lazily: on the COPY path each row is serialized as it streams. */
+function* rewardRows(blocks: readonly IndexedBlock[]): Generator<unknown[]> {
+  for (const block of blocks) {
+    for (const tx of block.transactions) {
+      for (const r of tx.rewards) {
+        if (!DECIMAL.test(r.value)) continue; // NUMERIC NOT NULL: a malformed amount is not a reward
+        yield [block.height, tx.hash, tx.tx_index, r.reward_index, r.type, r.recipient_key, r.source_contract, r.value, block.time_iso];
+      }
+    }
+  }
+}

@@ -37,8 +37,8 @@ export const shieldedIndexer: BdsIndexer = {
         }
       }
     }
-    await bulkInsert(trx, 'shielded_outputs', BASE, outputs, { onConflict: 'ON CONFLICT (tx_hash, output_index) DO NOTHING' });
-    await bulkInsert(trx, 'shielded_output_tags', TAGS, tags, { onConflict: 'ON CONFLICT (tx_hash, output_index, tag_kind, tag_value) DO NOTHING' });
+    await bulkInsert(trx, 'shielded_outputs', BASE, outputs, { onConflict: 'ON CONFLICT (tx_hash, output_index) DO NOTHING', copyWhenFresh: true });
+    await bulkInsert(trx, 'shielded_output_tags', TAGS, tags, { onConflict: 'ON CONFLICT (tx_hash, output_index, tag_kind, tag_value) DO NOTHING', copyWhenFresh: true });
   },
 };
 

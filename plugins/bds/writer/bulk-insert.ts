@@ -1,10 +1,13 @@
 import type { Knex } from 'knex';
 import { jsonText } from '../block/json-text.js';
+import { copyRows } from './copy-rows.js';
 
 /**
  * Multi-row inserts as one statement per table and chunk: every column travels as one array
  * parameter and `unnest` turns them back into rows. A few parameters instead of thousands keeps
  * planning cheap on both PostgreSQL and PGlite and stays far below the bind-parameter limit.
+ * Rows may be a lazy iterable: the COPY path builds each row as it streams it, so on the
+ * server the rows of one table are serialized while PostgreSQL is still inserting the last.
  */
 export type ColumnType = 'text' | 'bigint' | 'integer' | 'boolean' | 'jsonb' | 'timestamptz' | 'numeric';
 
@@ -22,6 +25,27 @@ export interface BulkInsertOptions {
   /** Table alias, for upserts that reference the existing row. */
   alias?: string;
   chunkSize?: number;
+  /**
+   * Rows keyed by block height (directly or through their transaction): in a transaction the
+   * writer marked with `vouchFreshHeights`, write them with COPY instead — no row of a height
+   * that is not in `blocks` yet can exist (every such table references `blocks`), so
+   * ON CONFLICT has nothing to do there. A unique violation (a transaction hash seen at an
+   * earlier height) makes the writer redo the batch with the idempotent INSERTs.
+   */
+  copyWhenFresh?: boolean;
+}
+
+const freshTransactions = new WeakSet<object>();
+
+/** The writer checked, under the writer lock and in `trx`, that every height it writes there is new. */
+export function vouchFreshHeights(trx: Knex.Transaction, fresh: boolean): void {
+  if (fresh) freshTransactions.add(trx);
+  else freshTransactions.delete(trx);
+}
+
+/** Whether `copyWhenFresh` inserts in `trx` go through COPY right now. */
+export function copiesFreshRows(trx: Knex | Knex.Transaction): boolean {
+  return freshTransactions.has(trx);
 }
 
 const CHUNK = 5000;
@@ -57,11 +81,16 @@ export async function bulkInsert(
   knex: Knex | Knex.Transaction,
   table: string,
   columns: readonly ColumnSpec[],
-  rows: ReadonlyArray<readonly unknown[]>,
+  rows: Iterable<readonly unknown[]>,
   options: BulkInsertOptions,
 ): Promise<void> {
-  if (!rows.length) return;
   const names = columns.map((c) => quoteIdent(c.name));
+  if (options.copyWhenFresh && !options.alias && copiesFreshRows(knex)) {
+    await copyRows(knex as Knex.Transaction, `${quoteIdent(table)} (${names.join(', ')})`, columns, rows);
+    return;
+  }
+  const list = Array.isArray(rows) ? (rows as ReadonlyArray<readonly unknown[]>) : [...rows];
+  if (!list.length) return;
   const aliases = columns.map((_, i) => `c${i}`);
   const select = columns.map((c, i) => (c.type === 'jsonb' || c.type === 'json' ? `${aliases[i]}::${c.type}` : aliases[i])).join(', ');
   const unnest = columns.map((c) => `?::${ARRAY_TYPE[c.type] ?? (c.type === 'json' ? 'text[]' : `${c.type}[]`)}`).join(', ');
@@ -69,8 +98,8 @@ export async function bulkInsert(
     `INSERT INTO ${quoteIdent(table)}${options.alias ? ` AS ${options.alias}` : ''} (${names.join(', ')})` +
     `${options.overridingSystemValue ? ' OVERRIDING SYSTEM VALUE' : ''} SELECT ${select} FROM unnest(${unnest}) AS u(${aliases.join(', ')}) ${options.onConflict}`;
   const size = options.chunkSize ?? CHUNK;
-  for (let start = 0; start < rows.length; start += size) {
-    const chunk = rows.slice(start, start + size);
+  for (let start = 0; start < list.length; start += size) {
+    const chunk = list.slice(start, start + size);
     const arrays = columns.map((c, i) => chunk.map((row) => param(row[i], c.type)));
     await knex.raw(sql, arrays as unknown as Knex.RawBinding[]);
   }

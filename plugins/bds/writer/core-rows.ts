@@ -79,27 +79,18 @@ export async function writeCoreRows(trx: Knex.Transaction, blocks: readonly Norm
   const eventIds = await allocateIds(trx, 'events', 'id', eventCount);
   const previous = await currentStateHeads(trx, blocks);
 
-  const blockRows: unknown[][] = [];
-  const txRows: unknown[][] = [];
-  const changeRows: unknown[][] = [];
-  const eventRows: unknown[][] = [];
+  // One pass for what is small or needed by the indexers (ids, predecessors, the upserts);
+  // the big tables' rows are built lazily below, as they stream.
   const addresses = new Map<string, AddressAgg>();
   const stateRows = new Map<string, unknown[]>();
   const result: IndexedBlock[] = [];
   let nextChange = 0;
   let nextEvent = 0;
-
   for (const block of blocks) {
-    const time = block.time_nanos;
     const iso = block.time_iso;
-    blockRows.push([block.height, block.hash, time, iso, block.transactions.length, block.app_hash, iso]);
     const changes: IndexedStateChange[] = [];
     const events: IndexedEvent[] = [];
     for (const tx of block.transactions) {
-      txRows.push([
-        tx.hash, block.height, block.hash, time, tx.tx_index, tx.sender, tx.nonce, tx.contract, tx.function,
-        tx.success, tx.status_code, tx.chi_used, jsonParam(tx.result), jsonParam(tx.payload) ?? 'null', jsonParam(tx.envelope) ?? 'null', iso,
-      ]);
       const agg = addresses.get(tx.sender);
       const last = [block.height, tx.tx_index, iso, tx.hash, tx.contract, tx.function, iso];
       if (agg) {
@@ -112,42 +103,75 @@ export async function writeCoreRows(trx: Knex.Transaction, blocks: readonly Norm
       tx.writes.forEach((write, writeIndex) => {
         const id = changeIds[nextChange++]!;
         const prev = previous.get(write.key) ?? null;
-        const change: IndexedStateChange = {
+        changes.push({
           change_id: id, tx_hash: tx.hash, tx_index: tx.tx_index, write_index: writeIndex, key: write.key, value: write.value,
           origin_type: tx.origin_type, previous_change_id: prev?.id ?? null, previous_tx_hash: prev?.txHash ?? null,
-        };
-        changes.push(change);
-        changeRows.push([
-          id, block.height, block.hash, time, tx.hash, tx.tx_index, writeIndex, write.key, jsonParam(write.value),
-          change.previous_change_id, change.previous_tx_hash, tx.origin_type, iso,
-        ]);
+        });
         previous.set(write.key, { id, txHash: tx.hash });
-        stateRows.set(write.key, [write.key, jsonParam(write.value), id, tx.hash, block.height, iso]);
+        stateRows.set(write.key, [write.key, write.value, id, tx.hash, block.height, iso]);
       });
       tx.events.forEach((event, eventIndex) => {
-        const id = eventIds[nextEvent++]!;
-        events.push({ ...event, id, tx_hash: tx.hash, tx_index: tx.tx_index, event_index: eventIndex });
-        eventRows.push([
-          id, block.height, tx.hash, tx.tx_index, eventIndex, event.contract, event.event, event.signer, event.caller,
-          jsonParam(event.data_indexed) ?? '{}', jsonParam(event.data) ?? '{}', iso,
-        ]);
+        events.push({ ...event, id: eventIds[nextEvent++]!, tx_hash: tx.hash, tx_index: tx.tx_index, event_index: eventIndex });
       });
     }
     result.push({ ...block, state_changes: changes, events });
   }
 
   // Every insert is idempotent; naming the arbiter (the natural key) keeps ON CONFLICT as cheap as a plain insert.
-  await bulkInsert(trx, 'blocks', BLOCK_COLUMNS, blockRows, { onConflict: 'ON CONFLICT (height) DO NOTHING' });
-  await bulkInsert(trx, 'transactions', TX_COLUMNS, txRows, { onConflict: 'ON CONFLICT (hash) DO NOTHING' });
+  await bulkInsert(trx, 'blocks', BLOCK_COLUMNS, blockRows(result), { onConflict: 'ON CONFLICT (height) DO NOTHING', copyWhenFresh: true });
+  await bulkInsert(trx, 'transactions', TX_COLUMNS, txRows(result), { onConflict: 'ON CONFLICT (hash) DO NOTHING', copyWhenFresh: true });
   const addressRows = [...addresses.values()].map((a) => {
     a.row[1] = a.count;
     return a.row;
   });
   await bulkInsert(trx, 'addresses', ADDRESS_COLUMNS, addressRows, { onConflict: ADDRESS_UPSERT, alias: 'a' });
-  await bulkInsert(trx, 'state_changes', CHANGE_COLUMNS, changeRows, { onConflict: 'ON CONFLICT (block_height, tx_index, write_index) DO NOTHING', overridingSystemValue: true });
-  await bulkInsert(trx, 'state', STATE_COLUMNS, [...stateRows.values()], { onConflict: STATE_UPSERT });
-  await bulkInsert(trx, 'events', EVENT_COLUMNS, eventRows, { onConflict: 'ON CONFLICT (tx_hash, event_index) DO NOTHING', overridingSystemValue: true });
+  await bulkInsert(trx, 'state_changes', CHANGE_COLUMNS, changeRows(result), {
+    onConflict: 'ON CONFLICT (block_height, tx_index, write_index) DO NOTHING', overridingSystemValue: true, copyWhenFresh: true,
+  });
+  const latestState = [...stateRows.values()].map((row) => {
+    row[1] = jsonParam(row[1]); // serialized once per key: only the batch's last write of it is stored
+    return row;
+  });
+  await bulkInsert(trx, 'state', STATE_COLUMNS, latestState, { onConflict: STATE_UPSERT });
+  await bulkInsert(trx, 'events', EVENT_COLUMNS, eventRows(result), { onConflict: 'ON CONFLICT (tx_hash, event_index) DO NOTHING', overridingSystemValue: true, copyWhenFresh: true });
   return result;
+}
+
+function* blockRows(blocks: readonly IndexedBlock[]): Generator<unknown[]> {
+  for (const b of blocks) yield [b.height, b.hash, b.time_nanos, b.time_iso, b.transactions.length, b.app_hash, b.time_iso];
+}
+
+function* txRows(blocks: readonly IndexedBlock[]): Generator<unknown[]> {
+  for (const b of blocks) {
+    for (const tx of b.transactions) {
+      yield [
+        tx.hash, b.height, b.hash, b.time_nanos, tx.tx_index, tx.sender, tx.nonce, tx.contract, tx.function,
+        tx.success, tx.status_code, tx.chi_used, jsonParam(tx.result), jsonParam(tx.payload) ?? 'null', jsonParam(tx.envelope) ?? 'null', b.time_iso,
+      ];
+    }
+  }
+}
+
+function* changeRows(blocks: readonly IndexedBlock[]): Generator<unknown[]> {
+  for (const b of blocks) {
+    for (const c of b.state_changes) {
+      yield [
+        c.change_id, b.height, b.hash, b.time_nanos, c.tx_hash, c.tx_index, c.write_index, c.key, jsonParam(c.value),
+        c.previous_change_id, c.previous_tx_hash, c.origin_type, b.time_iso,
+      ];
+    }
+  }
+}
+
+function* eventRows(blocks: readonly IndexedBlock[]): Generator<unknown[]> {
+  for (const b of blocks) {
+    for (const e of b.events) {
+      yield [
+        e.id, b.height, e.tx_hash, e.tx_index, e.event_index, e.contract, e.event, e.signer, e.caller,
+        jsonParam(e.data_indexed) ?? '{}', jsonParam(e.data) ?? '{}', b.time_iso,
+      ];
+    }
+  }
 }
 
 /** The current `state` row of every key the batch writes: the predecessor of its first change. */
