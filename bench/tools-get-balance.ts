@@ -7,6 +7,7 @@ import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { postLoad } from './http-load.js';
 import { printTable, type BenchResult } from './bench-result.js';
+import { ensureBuild, importBuilt } from './production-build.js';
 
 /**
  * What a read tool costs over the node it reads. One host process runs the devnet plugin
@@ -17,6 +18,8 @@ import { printTable, type BenchResult } from './bench-result.js';
  * same process, measured in this run with the same keep-alive load generator (a worker thread
  * here), request count and concurrency.
  *
+ * Both sides run from the compiled build, as `npm start` serves them (production-build.ts).
+ *
  * A second row measures the tool with the node in another process (`node.url`, as with a
  * remote node): two HTTP hops against one, so it has no target; on a 2-core machine the three
  * processes also share the CPUs.
@@ -25,7 +28,7 @@ const FILE = fileURLToPath(import.meta.url);
 const REQUESTS = 5_000;
 const WARMUP = 1_000;
 const CONCURRENCY = 32;
-const ROUNDS = 3;
+const ROUNDS = 5;
 
 
 interface Served {
@@ -81,18 +84,18 @@ async function serve(kind: string, rpcUrl?: string): Promise<void> {
   const dir = await mkdtemp(path.join(os.tmpdir(), 'chainhost-bench-balance-'));
   let stop: () => Promise<void>;
   if (kind === 'devnet') {
-    const { Devnet } = await import('../plugins/devnet/node/devnet.js');
+    const { Devnet } = await importBuilt<typeof import('../plugins/devnet/node/devnet.js')>('plugins/devnet/node/devnet');
     const devnet = await Devnet.open({ home: dir });
     const { rpcUrl: url } = await devnet.listen({ host: '127.0.0.1', port: 0, metricsPort: null });
     process.send!({ rpcUrl: url, address: devnet.accounts()[0]!.address } satisfies Served);
     stop = () => devnet.close();
   } else {
     const [{ loadConfig }, { silentLogger }, { Host }, { addToolSurfaces }, { deriveFromMnemonic }] = await Promise.all([
-      import('../core/config/load-config.js'),
-      import('../core/logger.js'),
-      import('../host/host.js'),
-      import('../host/tools-server/index.js'),
-      import('../core/chain/hd-wallet.js'),
+      importBuilt<typeof import('../core/config/load-config.js')>('core/config/load-config'),
+      importBuilt<typeof import('../core/logger.js')>('core/logger'),
+      importBuilt<typeof import('../host/host.js')>('host/host'),
+      importBuilt<typeof import('../host/tools-server/index.js')>('host/tools-server/index'),
+      importBuilt<typeof import('../core/chain/hd-wallet.js')>('core/chain/hd-wallet'),
     ]);
     const port = kind === 'local' ? await freePort() : 0;
     const plugins = kind === 'local'
@@ -168,6 +171,7 @@ async function compare(toolUrl: string, rpcUrl: string, address: string, servers
 }
 
 export async function run(): Promise<BenchResult[]> {
+  ensureBuild();
   const label = `${REQUESTS} req × ${ROUNDS} rounds, ${CONCURRENCY} concurrent, keep-alive`;
   const results: BenchResult[] = [];
   const local = await spawn(['local']);

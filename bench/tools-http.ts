@@ -7,12 +7,9 @@ import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { getDefaultEnvironment, StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
-import { loadConfig } from '../core/config/load-config.js';
-import { silentLogger } from '../core/logger.js';
-import { Host } from '../host/host.js';
-import { addToolSurfaces } from '../host/tools-server/index.js';
 import { postLoad } from './http-load.js';
 import { printTable, type BenchResult } from './bench-result.js';
+import { ensureBuild, importBuilt } from './production-build.js';
 
 /**
  * The tool server's own cost.
@@ -77,6 +74,13 @@ async function serve(kind: ServerKind): Promise<void> {
     url = await startBareServer();
   } else {
     const tmp = await writeConfig({ plugins: { [FIXTURE_PLUGIN]: {} }, tools: { http: { host: '127.0.0.1', port: 0, token: TOKEN } } });
+    // The host from the compiled build, as `npm start` runs it (production-build.ts).
+    const [{ loadConfig }, { silentLogger }, { Host }, { addToolSurfaces }] = await Promise.all([
+      importBuilt<typeof import('../core/config/load-config.js')>('core/config/load-config'),
+      importBuilt<typeof import('../core/logger.js')>('core/logger'),
+      importBuilt<typeof import('../host/host.js')>('host/host'),
+      importBuilt<typeof import('../host/tools-server/index.js')>('host/tools-server/index'),
+    ]);
     const host = await Host.create(await loadConfig({ configPath: tmp.file, env: {} }), { log: silentLogger, surfaces: [addToolSurfaces] });
     await host.start();
     await tmp.remove();
@@ -212,6 +216,7 @@ async function benchStdio(): Promise<BenchResult[]> {
 }
 
 export async function run(): Promise<BenchResult[]> {
+  ensureBuild();
   return [...(await benchHttp()), ...(await benchStdio())];
 }
 

@@ -70,14 +70,15 @@ export class ToolInvoker {
     const log = this.toolLog(name);
     const ctx: ToolCallContext = { transport, log, get signal() { return cancel.signal; } };
     let timer: NodeJS.Timeout | undefined;
-    const timeout = new Promise<never>((_, reject) => {
-      timer = setTimeout(() => {
-        cancel.abort(new Error('timeout'));
-        reject(ApiError.timeout(`tool "${name}" did not finish within ${timeoutMs} ms`));
-      }, timeoutMs);
-    });
     try {
-      const output = await Promise.race([tool.run(args as Record<string, unknown>, ctx), timeout]);
+      // One promise settled by whichever comes first, the tool or its deadline (cheaper than a race).
+      const output = await new Promise<unknown>((resolve, reject) => {
+        timer = setTimeout(() => {
+          cancel.abort(new Error('timeout'));
+          reject(ApiError.timeout(`tool "${name}" did not finish within ${timeoutMs} ms`));
+        }, timeoutMs);
+        tool.run(args as Record<string, unknown>, ctx).then(resolve, reject);
+      });
       const checked = tool.output.safeParse(output);
       if (!checked.success) {
         this.log.error(`tool ${name} returned output that does not match its schema`, { issues: checked.error.issues.slice(0, 5) });
