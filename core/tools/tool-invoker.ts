@@ -68,7 +68,7 @@ export class ToolInvoker {
     const timeoutMs = tool.timeoutMs ?? this.options.defaultTimeoutMs;
     const cancel = new CallSignal(outerSignal);
     const log = this.toolLog(name);
-    const ctx: ToolCallContext = { transport, log, get signal() { return cancel.signal; } };
+    const ctx = new CallContext(transport, log, cancel);
     let timer: NodeJS.Timeout | undefined;
     try {
       // One promise settled by whichever comes first, the tool or its deadline (cheaper than a race).
@@ -89,6 +89,15 @@ export class ToolInvoker {
       clearTimeout(timer);
       cancel.dispose();
     }
+  }
+}
+
+/** What a tool's run() gets; a class so the lazy `signal` getter lives on the prototype, not on every call's object. */
+class CallContext implements ToolCallContext {
+  constructor(readonly transport: ToolTransport, readonly log: Logger, private readonly cancel: CallSignal) {}
+
+  get signal(): AbortSignal {
+    return this.cancel.signal;
   }
 }
 
