@@ -4,6 +4,7 @@ import path from 'node:path';
 import { availableDefaultToolPlugins, DEFAULT_TOOL_PLUGINS } from '../../host/cli/default-tool-plugins.js';
 import { loadCommandConfig } from '../../host/cli/run-command.js';
 import { FIXTURE_PLUGIN, fixtureConfig, REPO_ROOT, request, TEST_TOKEN, writeTempConfig } from '../support/test-host.js';
+import { stderrUntil } from '../support/child-output.js';
 
 const BIN = (name: string) => path.join(REPO_ROOT, 'host/bin', `${name}.ts`);
 
@@ -24,21 +25,6 @@ async function run(name: string, args: string[], env: Record<string, string> = {
   child.stdin.end();
   const code = await new Promise<number | null>((resolve) => child.once('exit', resolve));
   return { code, stdout, stderr };
-}
-
-/** Resolves with stderr so far once a line matches. */
-function waitForStderr(child: ChildProcessWithoutNullStreams, pattern: RegExp, timeoutMs = 30_000): Promise<string> {
-  return new Promise((resolve, reject) => {
-    let text = '';
-    const timer = setTimeout(() => reject(new Error(`no ${pattern} on stderr within ${timeoutMs} ms:\n${text}`)), timeoutMs);
-    child.stderr.on('data', (c: Buffer) => {
-      text += c;
-      if (pattern.test(text)) {
-        clearTimeout(timer);
-        resolve(text);
-      }
-    });
-  });
 }
 
 describe('command-line entry points', function () {
@@ -91,7 +77,7 @@ describe('command-line entry points', function () {
     const tmp = await writeTempConfig(fixtureConfig(null));
     const child = launch('chain-mcp-http', ['--config', tmp.file, '--port', '0'], { CHAIN_MCP_HTTP_TOKEN: TEST_TOKEN });
     try {
-      const banner = await waitForStderr(child, /tools: (http:\/\/\S+)/);
+      const banner = await stderrUntil(child, /tools: (http:\/\/\S+)/);
       assert.match(banner, /chain-mcp-http: plugins: fixture/);
       assert.match(banner, /chain-mcp-http: policy: read only/);
       assert.ok(!banner.includes(TEST_TOKEN), 'the banner never shows the token');

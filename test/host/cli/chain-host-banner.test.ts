@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
+import { spawn } from 'node:child_process';
 import { cp, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
@@ -9,6 +9,7 @@ import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/
 import { pgliteTemplateDir } from '../../support/databases.js';
 import { REPO_ROOT, TEST_TOKEN } from '../../support/test-host.js';
 import { snippets } from './banner-snippets.js';
+import { stderrUntil } from '../../support/child-output.js';
 
 /**
  * `chain-host --config chainrc.example.json` as `npm start` runs it, in a child process: every
@@ -25,25 +26,6 @@ async function exampleConfig(home: string): Promise<Record<string, any>> {
   config.plugins.graphql.port = 0;
   await cp(await pgliteTemplateDir(), path.join(home, 'bds'), { recursive: true });
   return config;
-}
-
-/** Resolves with stderr so far once it matches; rejects when the process exits first. */
-function stderrUntil(child: ChildProcessWithoutNullStreams, pattern: RegExp, timeoutMs: number): Promise<string> {
-  return new Promise((resolve, reject) => {
-    let text = '';
-    const timer = setTimeout(() => reject(new Error(`no ${pattern} on stderr within ${timeoutMs} ms:\n${text}`)), timeoutMs);
-    child.stderr.on('data', (c: Buffer) => {
-      text += c;
-      if (pattern.test(text)) {
-        clearTimeout(timer);
-        resolve(text);
-      }
-    });
-    child.once('exit', (code) => {
-      clearTimeout(timer);
-      reject(new Error(`exited with ${code} before ${pattern}:\n${text}`));
-    });
-  });
 }
 
 async function toolNames(client: Client): Promise<string[]> {

@@ -3,6 +3,7 @@ import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
 import path from 'node:path';
 import { REPO_ROOT, request } from '../../support/test-host.js';
 import { bootDashboardHost, SLOW_NODE_PLUGIN } from './support/dashboard-host.js';
+import { stderrUntil } from '../../support/child-output.js';
 
 const BIN = path.join(REPO_ROOT, 'host/bin/chain-dashboard.ts');
 
@@ -11,20 +12,6 @@ function launch(args: string[], env: Record<string, string> = {}): ChildProcessW
     cwd: REPO_ROOT,
     env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '', CHAIN_NODE_URL: 'http://127.0.0.1:9', ...env },
     stdio: ['pipe', 'pipe', 'pipe'],
-  });
-}
-
-function stderrUntil(child: ChildProcessWithoutNullStreams, pattern: RegExp, timeoutMs = 30_000): Promise<string> {
-  return new Promise((resolve, reject) => {
-    let text = '';
-    const timer = setTimeout(() => reject(new Error(`no ${pattern} on stderr within ${timeoutMs} ms:\n${text}`)), timeoutMs);
-    child.stderr.on('data', (c: Buffer) => {
-      text += c;
-      if (pattern.test(text)) {
-        clearTimeout(timer);
-        resolve(text);
-      }
-    });
   });
 }
 

@@ -5,6 +5,7 @@ import path from 'node:path';
 import { forEachDatabase } from '../../support/databases.js';
 import { REPO_ROOT, request, writeTempConfig } from '../../support/test-host.js';
 import { prepareDatabase, type PreparedDatabase } from './support/graphql-host.js';
+import { stderrUntil } from '../../support/child-output.js';
 
 /**
  * `chain-graphql [--host] [--port] [--public-query]`: the GraphQL sidecar on its own, reading
@@ -17,20 +18,6 @@ function launch(args: string[], env: Record<string, string>): ChildProcessWithou
     cwd: REPO_ROOT,
     env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '', ...env },
     stdio: ['pipe', 'pipe', 'pipe'],
-  });
-}
-
-function stderrUntil(child: ChildProcessWithoutNullStreams, pattern: RegExp, timeoutMs = 45_000): Promise<string> {
-  return new Promise((resolve, reject) => {
-    let text = '';
-    const timer = setTimeout(() => reject(new Error(`no ${pattern} on stderr within ${timeoutMs} ms:\n${text}`)), timeoutMs);
-    child.stderr.on('data', (c: Buffer) => {
-      text += c;
-      if (pattern.test(text)) {
-        clearTimeout(timer);
-        resolve(text);
-      }
-    });
   });
 }
 

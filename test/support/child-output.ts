@@ -1,0 +1,23 @@
+import type { ChildProcessWithoutNullStreams } from 'node:child_process';
+
+/**
+ * Resolves with the child's stderr so far once it matches `pattern` (commands print their
+ * banner there); rejects, with what was printed, at the timeout or when the child exits first.
+ */
+export function stderrUntil(child: ChildProcessWithoutNullStreams, pattern: RegExp, timeoutMs = 45_000): Promise<string> {
+  return new Promise((resolve, reject) => {
+    let text = '';
+    const timer = setTimeout(() => reject(new Error(`no ${pattern} on stderr within ${timeoutMs} ms:\n${text}`)), timeoutMs);
+    child.stderr.on('data', (c: Buffer) => {
+      text += c;
+      if (pattern.test(text)) {
+        clearTimeout(timer);
+        resolve(text);
+      }
+    });
+    child.once('exit', (code) => {
+      clearTimeout(timer);
+      reject(new Error(`exited with ${code} before ${pattern}:\n${text}`));
+    });
+  });
+}
