@@ -24,7 +24,10 @@ export function directToolCall(gate: ToolsHttpGate, call: HttpToolCall, log: Log
     const name = toolName(url);
     if (name === null) return false;
     const started = performance.now();
-    void answer(name).then((status) => answered(TOOL_CALL_ROUTE, 'POST', status, performance.now() - started));
+    void answer(name)
+      .then((status) => answered(TOOL_CALL_ROUTE, 'POST', status, performance.now() - started))
+      // Nothing may escape as an unhandled rejection: it would take the whole server down.
+      .catch((err: unknown) => log.error(`POST ${PREFIX}${name}: recording the answer failed`, { error: err instanceof Error ? err.message : String(err) }));
     return true;
 
     async function answer(tool: string): Promise<number> {
