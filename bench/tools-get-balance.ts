@@ -25,7 +25,7 @@ import { ensureBuild, importBuilt } from './production-build.js';
  * processes also share the CPUs.
  */
 const FILE = fileURLToPath(import.meta.url);
-const REQUESTS = 5_000;
+const REQUESTS = 20_000;
 const WARMUP = 1_000;
 const CONCURRENCY = 32;
 const ROUNDS = 5;

@@ -42,28 +42,37 @@ const NO_VALUE = 'AA==';
 /** Accepts the `abci_query` result (`{response}`) or the bare `ResponseQuery`. */
 export function decodeAbciQuery(input: ResultAbciQuery | ResponseQuery): DecodedAbciQuery {
   const r: Partial<ResponseQuery> = 'response' in input && typeof input.response === 'object' ? input.response : (input as ResponseQuery);
-  const info = r.info ?? '';
+  const hasValue = r.value != null && r.value !== '' && r.value !== NO_VALUE;
+  return decodedAbciQuery({
+    code: Number(r.code ?? 0),
+    log: r.log ?? '',
+    info: r.info ?? '',
+    key: r.key ? base64ToText(r.key) : '',
+    height: String(r.height ?? '0'),
+    codespace: r.codespace ?? '',
+    valueText: hasValue ? base64ToText(r.value!) : null,
+  });
+}
+
+/**
+ * A decoded query from its texts: the one place that shapes `DecodedAbciQuery`, for the wire
+ * (`decodeAbciQuery`) and for a node in this process that answers without encoding
+ * (`ChainRpc.abciQueryDecoded`). `valueText` null means no value; dict and list values also
+ * carry their parsed JSON.
+ */
+export function decodedAbciQuery(fields: Omit<DecodedAbciQuery, 'value'> & { valueText: string | null }): DecodedAbciQuery {
   let value: AbciQueryValue | null = null;
-  if (r.value != null && r.value !== '' && r.value !== NO_VALUE) {
-    const text = base64ToText(r.value);
-    value = { text };
-    if (info === 'dict' || info === 'list') {
+  if (fields.valueText !== null) {
+    value = { text: fields.valueText };
+    if (fields.info === 'dict' || fields.info === 'list') {
       try {
-        value.json = parseJsonExact(text);
+        value.json = parseJsonExact(fields.valueText);
       } catch {
         // left without `json`; the typed readers report the malformed value
       }
     }
   }
-  return {
-    code: Number(r.code ?? 0),
-    log: r.log ?? '',
-    info,
-    key: r.key ? base64ToText(r.key) : '',
-    height: String(r.height ?? '0'),
-    codespace: r.codespace ?? '',
-    value,
-  };
+  return { code: fields.code, log: fields.log, info: fields.info, key: fields.key, height: fields.height, codespace: fields.codespace, value };
 }
 
 /** A nonzero `abci_query` code: unknown path (`log` says which), handler failure, refused height. */
@@ -309,12 +318,15 @@ type PathParam = string | number | bigint | boolean | null | undefined;
  */
 export const QueryPath = {
   build(route: string, parts: readonly PathPart[] = [], params: Readonly<Record<string, PathParam>> = {}): string {
-    const segments = [route, ...parts.map(String)].map((s, i) => checkSegment(s, i === 0 ? 'route' : 'path part'));
-    for (const [name, value] of Object.entries(params)) {
+    // Plain concatenation: this runs on every state read, where array spreads and maps showed.
+    let path = `/${checkSegment(route, 'route')}`;
+    for (const part of parts) path += `/${checkSegment(String(part), 'path part')}`;
+    for (const name of Object.keys(params)) {
+      const value = params[name];
       if (value === undefined || value === null) continue;
-      segments.push(`${checkSegment(name, 'parameter name')}=${checkSegment(String(value), `value of ${name}`, true)}`);
+      path += `/${checkSegment(name, 'parameter name')}=${checkSegment(String(value), 'value of', true, name)}`;
     }
-    return `/${segments.join('/')}`;
+    return path;
   },
   get: (key: string): string => QueryPath.build('get', [key]),
   nextNonce: (address: string): string => QueryPath.build('get_next_nonce', [address]),
@@ -333,10 +345,12 @@ export const QueryPath = {
   uri: (rpcUrl: string, path: string): string => `${rpcUrl.replace(/\/+$/, '')}/abci_query?${QueryPath.uriParam(path)}`,
 } as const;
 
-function checkSegment(text: string, what: string, allowEmpty = false): string {
-  if (!allowEmpty && text.length === 0) throw new TypeError(`query ${what} must not be empty`);
-  if (text.includes('/')) throw new TypeError(`query ${what} must not contain "/": ${JSON.stringify(text)}`);
-  return text;
+/** `name` completes `what` in the message (`value of limit`), built only when it fails. */
+function checkSegment(text: string, what: string, allowEmpty = false, name?: string): string {
+  if ((allowEmpty || text.length > 0) && !text.includes('/')) return text;
+  const described = name === undefined ? what : `${what} ${name}`;
+  if (text.length === 0) throw new TypeError(`query ${described} must not be empty`);
+  throw new TypeError(`query ${described} must not contain "/": ${JSON.stringify(text)}`);
 }
 
 // ---- small codecs ----------------------------------------------------------------------------

@@ -76,15 +76,14 @@ export class ChainIdGuard {
     }
   }
 
-  /** `[]` when the ids match or the node cannot be asked; one warning when they differ. */
-  async warnings(signal?: AbortSignal): Promise<string[]> {
+  /**
+   * `[]` when the ids match or the node cannot be asked; one warning when they differ. Once
+   * the node's id is known the answer is immediate (no promise): read tools call this on
+   * every request.
+   */
+  warnings(signal?: AbortSignal): string[] | Promise<string[]> {
     if (this.known !== undefined) return this.known === this.configured ? [] : [mismatchText({ configured: this.configured, node: this.known, matches: false }) + WARNING_TAIL];
-    try {
-      const result = await this.check(signal);
-      return result.matches ? [] : [mismatchText(result) + WARNING_TAIL];
-    } catch {
-      return [];
-    }
+    return this.check(signal).then((result) => (result.matches ? [] : [mismatchText(result) + WARNING_TAIL]), () => []);
   }
 }
 

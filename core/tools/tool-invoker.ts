@@ -37,12 +37,28 @@ export class ToolInvoker {
     return this.tools.values().filter((t) => this.policy.allows(t.capability));
   }
 
+  /** One async function for the whole call: each nested async layer costs a promise and a turn on the hottest path. */
   async call(name: string, rawArgs: unknown, transport: ToolTransport, outerSignal?: AbortSignal): Promise<Record<string, unknown>> {
     const started = performance.now();
     let status = 200;
+    let timer: NodeJS.Timeout | undefined;
+    let cancel: CallSignal | undefined;
     try {
-      const result = await this.run(name, rawArgs, transport, outerSignal);
-      return result;
+      const tool = this.permitted(name);
+      // Only a missing body/arguments means "no arguments"; an explicit JSON null is not an object.
+      const args = parseArguments(tool, rawArgs === undefined ? {} : rawArgs);
+      const timeoutMs = tool.timeoutMs ?? this.options.defaultTimeoutMs;
+      const signal = (cancel = new CallSignal(outerSignal));
+      const ctx = new CallContext(transport, this.toolLog(name), signal);
+      // One promise settled by whichever comes first, the tool or its deadline (cheaper than a race).
+      const output = await new Promise<unknown>((resolve, reject) => {
+        timer = setTimeout(() => {
+          signal.abort(new Error('timeout'));
+          reject(ApiError.timeout(`tool "${name}" did not finish within ${timeoutMs} ms`));
+        }, timeoutMs);
+        tool.run(args as Record<string, unknown>, ctx).then(resolve, reject);
+      });
+      return this.checkedOutput(tool, output);
     } catch (err) {
       const apiError = toApiError(err);
       status = apiError.status;
@@ -51,44 +67,31 @@ export class ToolInvoker {
       }
       throw apiError;
     } finally {
+      clearTimeout(timer);
+      cancel?.dispose();
       this.options.onCallFinished?.({
         tool: name, transport, outcome: status < 400 ? 'ok' : 'error', status, durationMs: performance.now() - started,
       });
     }
   }
 
-  private async run(name: string, rawArgs: unknown, transport: ToolTransport, outerSignal?: AbortSignal): Promise<Record<string, unknown>> {
+  /** The tool, if it exists and the policy allows it. */
+  private permitted(name: string): ToolDefinition {
     const tool = this.tools.get(name)?.value;
     if (!tool) throw new ApiError(404, 'unknown_tool', `unknown tool "${name}"; GET /tools lists the available tools`, { tool: name });
     if (!this.policy.allows(tool.capability)) {
       throw new ApiError(403, 'unsafe_disabled', `tool "${name}" is unsafe and unsafe tools are disabled; set CHAIN_MCP_ENABLE_UNSAFE_WALLET_TOOLS=1 to enable them`, { tool: name });
     }
-    // Only a missing body/arguments means "no arguments"; an explicit JSON null is not an object.
-    const args = parseArguments(tool, rawArgs === undefined ? {} : rawArgs);
-    const timeoutMs = tool.timeoutMs ?? this.options.defaultTimeoutMs;
-    const cancel = new CallSignal(outerSignal);
-    const log = this.toolLog(name);
-    const ctx = new CallContext(transport, log, cancel);
-    let timer: NodeJS.Timeout | undefined;
-    try {
-      // One promise settled by whichever comes first, the tool or its deadline (cheaper than a race).
-      const output = await new Promise<unknown>((resolve, reject) => {
-        timer = setTimeout(() => {
-          cancel.abort(new Error('timeout'));
-          reject(ApiError.timeout(`tool "${name}" did not finish within ${timeoutMs} ms`));
-        }, timeoutMs);
-        tool.run(args as Record<string, unknown>, ctx).then(resolve, reject);
-      });
-      const checked = tool.output.safeParse(output);
-      if (!checked.success) {
-        this.log.error(`tool ${name} returned output that does not match its schema`, { issues: checked.error.issues.slice(0, 5) });
-        throw new ApiError(500, 'invalid_output', `tool "${name}" produced an invalid result; this is a bug, see the server log`);
-      }
-      return checked.data as Record<string, unknown>;
-    } finally {
-      clearTimeout(timer);
-      cancel.dispose();
+    return tool;
+  }
+
+  private checkedOutput(tool: ToolDefinition, output: unknown): Record<string, unknown> {
+    const checked = tool.output.safeParse(output);
+    if (!checked.success) {
+      this.log.error(`tool ${tool.name} returned output that does not match its schema`, { issues: checked.error.issues.slice(0, 5) });
+      throw new ApiError(500, 'invalid_output', `tool "${tool.name}" produced an invalid result; this is a bug, see the server log`);
     }
+    return checked.data as Record<string, unknown>;
   }
 }
 
@@ -111,7 +114,8 @@ class CallSignal {
   private controller: AbortController | undefined;
   private abortedWith: { reason: unknown } | undefined;
   private disposed = false;
-  private readonly onOuterAbort = () => this.abort(this.outer?.reason);
+  /** Made only when the tool reads its signal and the caller passed one (most calls do neither). */
+  private onOuterAbort: (() => void) | undefined;
 
   constructor(private readonly outer: AbortSignal | undefined) {}
 
@@ -120,7 +124,11 @@ class CallSignal {
       this.controller = idleControllers.pop() ?? newController();
       if (this.abortedWith) this.controller.abort(this.abortedWith.reason);
       else if (this.outer?.aborted) this.abort(this.outer.reason);
-      else if (!this.disposed) this.outer?.addEventListener('abort', this.onOuterAbort, { once: true });
+      else if (!this.disposed && this.outer) {
+        const outer = this.outer;
+        this.onOuterAbort = () => this.abort(outer.reason);
+        outer.addEventListener('abort', this.onOuterAbort, { once: true });
+      }
     }
     return this.controller.signal;
   }
@@ -135,7 +143,7 @@ class CallSignal {
     this.disposed = true;
     const controller = this.controller;
     if (!controller) return;
-    this.outer?.removeEventListener('abort', this.onOuterAbort);
+    if (this.onOuterAbort) this.outer?.removeEventListener('abort', this.onOuterAbort);
     // A listener still attached means some work of this call is still running: let it keep
     // the signal to itself.
     if (!controller.signal.aborted && getEventListeners(controller.signal, 'abort').length === 0 && idleControllers.length < MAX_IDLE_CONTROLLERS) {

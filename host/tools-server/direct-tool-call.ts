@@ -1,5 +1,5 @@
 import type { ServerResponse } from 'node:http';
-import { ApiError } from '../../core/errors.js';
+import { ApiError, toApiError } from '../../core/errors.js';
 import type { Logger } from '../../core/logger.js';
 import type { DirectHandler } from '../../core/routes.js';
 import { asApiError } from '../servers/error-answer.js';
@@ -23,14 +23,12 @@ export function directToolCall(gate: ToolsHttpGate, call: HttpToolCall, log: Log
     if (req.method !== 'POST' || url === undefined || !url.startsWith(PREFIX)) return false;
     const name = toolName(url);
     if (name === null) return false;
-    const started = performance.now();
-    void answer(name)
-      .then((status) => answered(TOOL_CALL_ROUTE, 'POST', status, performance.now() - started))
-      // Nothing may escape as an unhandled rejection: it would take the whole server down.
-      .catch((err: unknown) => log.error(`POST ${PREFIX}${name}: recording the answer failed`, { error: err instanceof Error ? err.message : String(err) }));
+    void answer(name);
     return true;
 
-    async function answer(tool: string): Promise<number> {
+    /** One async function per call, settling nothing anyone awaits: every failure ends in here. */
+    async function answer(tool: string): Promise<void> {
+      const started = performance.now();
       let status = 200;
       let body: unknown;
       let headers: Record<string, string> | null = null;
@@ -46,8 +44,22 @@ export function directToolCall(gate: ToolsHttpGate, call: HttpToolCall, log: Log
         headers = { ...headers, ...apiError.headers };
         body = apiError.toBody();
       }
-      send(res, status, JSON.stringify(body), gate.alwaysHeaders, headers);
-      return status;
+      try {
+        let text: string;
+        try {
+          text = JSON.stringify(body);
+        } catch (err) {
+          // Validated output is JSON; if a bug ever breaks that, the client still gets an answer.
+          log.error(`POST ${PREFIX}${tool}: the answer is not JSON`, { error: err instanceof Error ? err.message : String(err) });
+          status = 500;
+          text = JSON.stringify(toApiError(err).toBody());
+        }
+        send(res, status, text, gate.alwaysHeaders, headers);
+        answered(TOOL_CALL_ROUTE, 'POST', status, performance.now() - started);
+      } catch (err) {
+        // Nothing may escape as an unhandled rejection: it would take the whole server down.
+        log.error(`POST ${PREFIX}${tool}: sending or recording the answer failed`, { error: err instanceof Error ? err.message : String(err) });
+      }
     }
   };
 }

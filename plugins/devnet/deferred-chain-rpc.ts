@@ -1,16 +1,26 @@
-import type { ChainRpc, RpcCallOptions, RpcEvent, RpcSubscription } from '../../core/chain/rpc/chain-rpc.js';
+import type { DecodedAbciQuery } from '../../core/chain/abci-value.js';
+import type { AbciQueryParams, ChainRpc, RpcCallOptions, RpcEvent, RpcSubscription } from '../../core/chain/rpc/chain-rpc.js';
+import type { DevnetChainRpc } from './node/devnet-chain-rpc.js';
 
 /**
  * The devnet opens asynchronously, but other plugins must be able to resolve the node service
  * during register/init. This forwards every call to the devnet's in-process RPC once it is open.
  */
 export class DeferredChainRpc implements ChainRpc {
-  constructor(private readonly target: Promise<ChainRpc>) {
-    target.catch(() => undefined); // the opener reports the failure; calls re-throw it
+  /** The devnet's RPC once open: calls then go straight to it, without waiting on `target` each time. */
+  private ready: DevnetChainRpc | undefined;
+
+  constructor(private readonly target: Promise<DevnetChainRpc>) {
+    // The opener reports a failure; calls re-throw it.
+    target.then((rpc) => (this.ready = rpc), () => undefined);
   }
 
-  async call<T = unknown>(method: string, params?: Record<string, unknown>, options?: RpcCallOptions): Promise<T> {
-    return (await this.target).call<T>(method, params, options);
+  call<T = unknown>(method: string, params?: Record<string, unknown>, options?: RpcCallOptions): Promise<T> {
+    return this.ready ? this.ready.call<T>(method, params, options) : this.target.then((rpc) => rpc.call<T>(method, params, options));
+  }
+
+  abciQueryDecoded(params: AbciQueryParams, options?: RpcCallOptions): Promise<DecodedAbciQuery> {
+    return this.ready ? this.ready.abciQueryDecoded(params, options) : this.target.then((rpc) => rpc.abciQueryDecoded(params, options));
   }
 
   async subscribe(query: string, listener: (event: RpcEvent) => void): Promise<RpcSubscription> {

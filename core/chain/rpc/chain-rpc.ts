@@ -1,3 +1,5 @@
+import type { DecodedAbciQuery } from '../abci-value.js';
+
 /**
  * The one transport-neutral way to talk to a CometBFT-shaped node: a JSON-RPC method call with
  * named params (as the JSON-RPC form sends them: int64 values as decimal strings, bytes as
@@ -7,9 +9,23 @@
 export interface ChainRpc {
   /** Resolves with the JSON-RPC `result`; rejects with RpcError for a JSON-RPC error, NodeUnavailableError when unreachable. */
   call<T = unknown>(method: string, params?: Record<string, unknown>, options?: RpcCallOptions): Promise<T>;
+  /**
+   * Optional, for a node in this process (the devnet): `abci_query` answered already decoded,
+   * skipping the base64 round trip of key and value. It must equal
+   * `decodeAbciQuery(await call('abci_query', …))` for the same arguments; `ChainNode.query`
+   * uses it when present.
+   */
+  abciQueryDecoded?(params: AbciQueryParams, options?: RpcCallOptions): Promise<DecodedAbciQuery>;
   /** CometBFT event query, e.g. `tm.event='NewBlock'` or `tm.event='Tx'`. Resolves once subscribed. */
   subscribe(query: string, listener: (event: RpcEvent) => void): Promise<RpcSubscription>;
   close(): Promise<void>;
+}
+
+/** `abci_query` arguments, already checked (height an integer, data hex). */
+export interface AbciQueryParams {
+  path: string;
+  height: number;
+  prove: boolean;
 }
 
 export interface RpcCallOptions {

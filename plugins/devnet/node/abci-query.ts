@@ -1,3 +1,4 @@
+import { decodedAbciQuery, type DecodedAbciQuery } from '../../../core/chain/abci-value.js';
 import type { ResponseQuery } from '../../../core/chain/rpc/cometbft-types.js';
 import { parseQueryPath, QueryPathError, type ParsedQueryPath, type QueryAnswer, type QueryPathDefinition } from '../../../core/query/query-path.js';
 import { answerOf, jsonAnswer, plainJsonText } from './query-answer.js';
@@ -84,37 +85,45 @@ export class AbciQuery {
     return Object.keys(this.routes);
   }
 
-  async query(args: AbciQueryArgs): Promise<ResponseQuery> {
-    const committed = this.deps.state.height;
-    // A new object of strings, numbers and null per call: the in-process client hands it out
-    // without a defensive copy (devnet-chain-rpc.ts FRESH_RESULTS).
-    const response = (code: number, answer: Partial<QueryAnswer> & { log?: string; rawValue?: string | null }, key: string | null): ResponseQuery => ({
-      code,
-      log: answer.log ?? '',
-      info: answer.info ?? '',
-      index: '0',
-      key: key ? Buffer.from(key, 'utf8').toString('base64') : null,
-      value: answer.rawValue !== undefined ? answer.rawValue : answer.text === null || answer.text === undefined ? null : Buffer.from(answer.text, 'utf8').toString('base64'),
-      proofOps: null,
-      height: String(committed),
-      codespace: '',
-    });
-    if (args.prove) return response(1, { log: 'Query proofs are not supported; send prove=false' }, null);
+  /**
+   * The wire response (base64 key and value), at once when the route answers synchronously
+   * (state reads, the hot path of every balance lookup), else a promise; an in-process caller
+   * then skips the deadline and abort machinery a pending answer needs (devnet-chain-rpc.ts).
+   * Never throws: failures are code-1 responses.
+   */
+  query(args: AbciQueryArgs): ResponseQuery | Promise<ResponseQuery> {
+    const outcome = this.answer(args);
+    return outcome instanceof Promise ? outcome.then(wireResponse) : wireResponse(outcome);
+  }
+
+  /** The same answer as `query`, decoded as `decodeAbciQuery` would read it, without encoding it first. */
+  decoded(args: AbciQueryArgs): DecodedAbciQuery | Promise<DecodedAbciQuery> {
+    const outcome = this.answer(args);
+    return outcome instanceof Promise ? outcome.then(decodedResponse) : decodedResponse(outcome);
+  }
+
+  private answer(args: AbciQueryArgs): QueryOutcome | Promise<QueryOutcome> {
+    const height = this.deps.state.height;
+    const refused = (log: string, noValueByte = false): QueryOutcome => ({ code: 1, log, info: '', text: null, key: null, height, noValueByte });
+    if (args.prove) return refused('Query proofs are not supported; send prove=false');
     const h = args.height ?? 0;
-    if (h !== 0 && h !== committed) {
-      return response(1, { log: `Unsupported query height ${h}; only 0 or the latest committed height ${committed} can be queried` }, null);
+    if (h !== 0 && h !== height) {
+      return refused(`Unsupported query height ${h}; only 0 or the latest committed height ${height} can be queried`);
     }
     const q = parseQueryPath(args.path);
     const key = q.parts[0] ?? '';
     const handler = Object.prototype.hasOwnProperty.call(this.routes, q.route) ? this.routes[q.route] : undefined;
     const contributed = handler ? undefined : this.deps.resolver?.(args.path);
-    if (!handler && !contributed) return response(1, { log: `Unknown query path: ${q.route}`, rawValue: 'AA==' }, null);
+    if (!handler && !contributed) return refused(`Unknown query path: ${q.route}`, true);
+    const answered = (answer: QueryAnswer): QueryOutcome => ({ code: 0, log: '', info: answer.info ?? '', text: answer.text ?? null, key: answer.key ?? key, height, noValueByte: false });
+    const failed = (err: unknown) => refused(err instanceof QueryPathError ? err.message : `${q.route} failed: ${err instanceof Error ? err.message : String(err)}`);
+    let answer: QueryAnswer | PromiseLike<QueryAnswer>;
     try {
-      const answer = handler ? await handler(q, key) : await contributed!.definition.handler(contributed!.query, { signal: args.signal });
-      return response(0, answer, answer.key ?? key);
+      answer = handler ? handler(q, key) : contributed!.definition.handler(contributed!.query, { signal: args.signal });
     } catch (err) {
-      return response(1, { log: err instanceof QueryPathError ? err.message : `${q.route} failed: ${err instanceof Error ? err.message : String(err)}` }, null);
+      return failed(err);
     }
+    return isPromiseLike(answer) ? Promise.resolve(answer).then(answered, failed) : answered(answer);
   }
 
   /**
@@ -130,6 +139,57 @@ export class AbciQuery {
     const keys = this.contractKeys.keys;
     return { get: (key) => reader.get(key), keys: (prefix) => (prefix === '' ? keys : reader.keys(prefix)) };
   }
+}
+
+/** An answer before it is encoded for the wire or handed out decoded. */
+interface QueryOutcome {
+  code: number;
+  log: string;
+  info: string;
+  /** The value's UTF-8 text; null when there is none. */
+  text: string | null;
+  key: string | null;
+  /** The committed height when the query was asked. */
+  height: number;
+  /** An unknown route: CometBFT apps answer the single zero byte (`AA==`) as the value. */
+  noValueByte: boolean;
+}
+
+/** A new object of strings, numbers and null per call: the in-process client hands it out without a defensive copy (devnet-chain-rpc.ts FRESH_RESULTS). */
+function wireResponse(o: QueryOutcome): ResponseQuery {
+  return {
+    code: o.code,
+    log: o.log,
+    info: o.info,
+    index: '0',
+    key: o.key ? Buffer.from(o.key, 'utf8').toString('base64') : null,
+    value: o.noValueByte ? 'AA==' : o.text === null ? null : Buffer.from(o.text, 'utf8').toString('base64'),
+    proofOps: null,
+    height: String(o.height),
+    codespace: '',
+  };
+}
+
+/** What `decodeAbciQuery(wireResponse(o))` gives: texts as UTF-8 carries them, an empty value as none. */
+function decodedResponse(o: QueryOutcome): DecodedAbciQuery {
+  return decodedAbciQuery({
+    code: o.code,
+    log: o.log,
+    info: o.info,
+    key: o.key ? utf8RoundTrip(o.key) : '',
+    height: String(o.height),
+    codespace: '',
+    valueText: o.noValueByte || o.text === null || o.text === '' ? null : utf8RoundTrip(o.text),
+  });
+}
+
+/** A lone surrogate has no UTF-8 form: encoding replaces it with U+FFFD, as the wire would. */
+function utf8RoundTrip(text: string): string {
+  return /[\uD800-\uDFFF]/.test(text) ? Buffer.from(text, 'utf8').toString('utf8') : text;
+}
+
+function isPromiseLike<T>(value: T | PromiseLike<T>): value is PromiseLike<T> {
+  return typeof (value as { then?: unknown } | null)?.then === 'function';
 }
 
 /** Python `int(text)`: optional sign and surrounding whitespace, digits (underscores between digits allowed). */

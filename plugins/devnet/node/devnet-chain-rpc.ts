@@ -1,5 +1,6 @@
+import type { DecodedAbciQuery } from '../../../core/chain/abci-value.js';
 import {
-  NodeUnavailableError, RpcError, type ChainRpc, type RpcCallOptions, type RpcEvent, type RpcSubscription,
+  NodeUnavailableError, RpcError, type AbciQueryParams, type ChainRpc, type RpcCallOptions, type RpcEvent, type RpcSubscription,
 } from '../../../core/chain/rpc/chain-rpc.js';
 import { EventQueryError } from './event-query.js';
 import { jsonText } from './json-text.js';
@@ -30,8 +31,18 @@ export class DevnetChainRpc implements ChainRpc {
   async call<T = unknown>(method: string, params: Record<string, unknown> = {}, options: RpcCallOptions = {}): Promise<T> {
     if (this.closed) throw new NodeUnavailableError(this.url, 'the in-process devnet client is closed');
     options.signal?.throwIfAborted();
-    const result = await withDeadline(this.rpc.handle(method, params), options);
+    const answer = this.rpc.handle(method, params);
+    // An answer that is already there cannot be interrupted: no deadline, no abort listener.
+    const result = answer instanceof Promise ? await withDeadline(answer, options) : answer;
     return (FRESH_RESULTS.has(method) ? result : JSON.parse(jsonText(result))) as T;
+  }
+
+  /** `abci_query` without the wire's base64 round trip: the node's answer, decoded (ChainRpc contract). */
+  abciQueryDecoded(params: AbciQueryParams, options: RpcCallOptions = {}): Promise<DecodedAbciQuery> {
+    if (this.closed) return Promise.reject(new NodeUnavailableError(this.url, 'the in-process devnet client is closed'));
+    if (options.signal?.aborted) return Promise.reject(options.signal.reason);
+    const answer = this.rpc.node.query.decoded(params);
+    return answer instanceof Promise ? withDeadline(answer, options) : Promise.resolve(answer);
   }
 
   async subscribe(query: string, listener: (event: RpcEvent) => void): Promise<RpcSubscription> {

@@ -21,18 +21,26 @@ export const NODE_VERSION = '0.38.12';
 export class DevnetRpc {
   constructor(readonly node: DevnetNode, private readonly info: { rpcAddress: () => string }) {}
 
-  /** JSON-RPC form. */
-  async handle(method: string, params?: unknown): Promise<unknown> {
-    const specs = RPC_METHODS[method];
-    if (!specs) {
-      if (WEBSOCKET_METHODS[method]) throw new RpcError(-32601, 'Method not found', `${method} is only available on the WebSocket (/websocket)`);
-      throw new RpcError(-32601, 'Method not found');
+  /**
+   * JSON-RPC form. The result comes back directly when it is ready at once (state queries,
+   * status) and as a promise when it must wait (a commit, a database-backed query path); a
+   * failure is always a rejected promise.
+   */
+  handle(method: string, params?: unknown): unknown {
+    try {
+      const specs = RPC_METHODS[method];
+      if (!specs) {
+        if (WEBSOCKET_METHODS[method]) throw new RpcError(-32601, 'Method not found', `${method} is only available on the WebSocket (/websocket)`);
+        throw new RpcError(-32601, 'Method not found');
+      }
+      return this.call(method, argsFromJson(specs, params));
+    } catch (err) {
+      return Promise.reject(err);
     }
-    return this.call(method, argsFromJson(specs, params));
   }
 
-  /** Typed arguments (as the URI and JSON-RPC forms both convert to). */
-  async call(method: string, args: RpcArgs): Promise<unknown> {
+  /** Typed arguments (as the URI and JSON-RPC forms both convert to); like `handle`, a value or a promise, but a failure may throw. */
+  call(method: string, args: RpcArgs): unknown {
     const node = this.node;
     const store = node.store;
     switch (method) {
@@ -64,8 +72,8 @@ export class DevnetRpc {
       case 'broadcast_tx_sync': return this.broadcastSync(txArg(args));
       case 'broadcast_tx_commit': return this.broadcastCommit(txArg(args));
       case 'abci_query': {
-        const response = await node.query.query({ path: String(args['path'] ?? ''), height: intArg(args, 'height'), prove: args['prove'] === true });
-        return { response };
+        const response = node.query.query({ path: String(args['path'] ?? ''), height: intArg(args, 'height'), prove: args['prove'] === true });
+        return response instanceof Promise ? response.then((r) => ({ response: r })) : { response };
       }
       default: throw new RpcError(-32601, 'Method not found');
     }

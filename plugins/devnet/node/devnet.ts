@@ -3,7 +3,6 @@ import type { AddressInfo } from 'node:net';
 import { join, resolve } from 'node:path';
 import { deriveCanonicalKey, mnemonicToSeed } from '../../../core/chain/hd-wallet.js';
 import { publicKeyFromPrivate } from '../../../core/chain/keys.js';
-import type { ChainRpc } from '../../../core/chain/rpc/chain-rpc.js';
 import { ChainDatetime } from '../../../core/chain/values.js';
 import { DirectoryLock } from '../../../core/fs/directory-lock.js';
 import { silentLogger, type Logger } from '../../../core/logger.js';
@@ -69,7 +68,7 @@ export interface Listening {
 }
 
 export class Devnet {
-  readonly rpc: ChainRpc;
+  readonly rpc: DevnetChainRpc;
   readonly dispatcher: DevnetRpc;
   private rpcServer: RpcServer | undefined;
   private metricsServer: MetricsServer | undefined;

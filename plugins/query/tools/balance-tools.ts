@@ -34,7 +34,10 @@ export function balanceTools(deps: ReadDeps): ToolDefinition[] {
       output: z.object({ address: z.string(), token_contract: z.string(), balance: decimalOut, warnings: warningsOut, raw: rawOut }),
       run: async ({ address, token_contract }, ctx) => {
         const key = `${token_contract}.balances:${address}`;
-        const [{ value, query }, warnings] = await Promise.all([readState(deps, key, ctx.signal), deps.guard.warnings(ctx.signal)]);
+        // Both started before either is awaited; warnings() never rejects.
+        const pendingWarnings = deps.guard.warnings(ctx.signal);
+        const { value, query } = await readState(deps, key, ctx.signal);
+        const warnings = await pendingWarnings;
         const balance = decimalText(value, `the balance at ${key}`);
         return withExtras({ address, token_contract, balance }, { warnings, includeRaw: deps.includeRaw, raw: { abci_query: query } });
       },

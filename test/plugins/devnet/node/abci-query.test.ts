@@ -1,4 +1,7 @@
 import assert from 'node:assert/strict';
+import { decodeAbciQuery } from '../../../../core/chain/abci-value.js';
+import { ChainNode } from '../../../../core/chain/node.js';
+import type { ResultAbciQuery } from '../../../../core/chain/rpc/cometbft-types.js';
 import { parseQueryPath, QueryPathError, type QueryPathDefinition } from '../../../../core/query/query-path.js';
 import type { DevAccount } from '../../../../plugins/devnet/node/devnet.js';
 import { abciQuery, openDevnet, signedTx, txParam, valueText } from './devnet-fixture.js';
@@ -17,6 +20,23 @@ const contributed: Record<string, QueryPathDefinition> = {
   broken: {
     pattern: '/broken', description: 'throws', capability: 'read',
     handler: () => { throw new QueryPathError('BDS service is not initialized'); },
+  },
+  // Answers the wire cannot carry as they are: an empty value, lone surrogates, a keyed answer, and late ones.
+  empty_text: {
+    pattern: '/empty_text', description: 'empty', capability: 'read',
+    handler: () => ({ info: 'str', text: '' }),
+  },
+  surrogates: {
+    pattern: '/surrogates', description: 'lone surrogates', capability: 'read',
+    handler: () => ({ info: 'str', text: 'a\uD800b\uDFFFc ✓', key: 'k\uDC00' }),
+  },
+  late_dict: {
+    pattern: '/late_dict', description: 'async', capability: 'read',
+    handler: async () => ({ info: 'dict', text: '{"big":123456789012345678901234567890,"x":[1,2]}' }),
+  },
+  late_failure: {
+    pattern: '/late_failure', description: 'async failure', capability: 'read',
+    handler: async () => { throw new Error('database unreachable'); },
   },
 };
 
@@ -86,6 +106,45 @@ describe('devnet abci_query (abci-query.md)', function () {
       const bad = await abciQuery(net.devnet, '/scheduled_state_patches/abc');
       assert.equal(bad.code, 1);
       assert.equal(bad.value, null);
+    });
+  });
+
+  describe('in-process decoded answers (ChainRpc.abciQueryDecoded)', () => {
+    it('equal decoding the wire answer, for every kind of answer', async () => {
+      const h = await height();
+      const asked: Array<{ path: string; height?: number; prove?: boolean }> = [
+        { path: `/get/currency.balances:${accounts[0]!.address}` },
+        { path: '/get/currency.balances:nobody' },
+        { path: '/get/rewards.S:value' },
+        { path: '/get/chi_cost.S:value' },
+        { path: '/contract_methods/currency' },
+        { path: '/keys/currency.balances:?limit=2' },
+        { path: '/health' }, { path: '/ping' },
+        { path: '/nope/x' }, { path: '/broken' }, { path: '/scheduled_state_patches/abc' },
+        { path: '/bds_status' }, { path: '/empty_text' }, { path: '/surrogates' }, { path: '/late_dict' }, { path: '/late_failure' },
+        { path: '/health', height: h }, { path: '/health', height: h - 1 }, { path: '/health', prove: true },
+      ];
+      for (const { path, height: at = 0, prove = false } of asked) {
+        const wire = await net.devnet.rpc.call<ResultAbciQuery>('abci_query', { path, data: '', height: String(at), prove });
+        const decoded = await net.devnet.rpc.abciQueryDecoded({ path, height: at, prove });
+        assert.deepEqual(decoded, decodeAbciQuery(wire), `${path} at ${at}${prove ? ' with prove' : ''}`);
+      }
+      const surrogates = await net.devnet.rpc.abciQueryDecoded({ path: '/surrogates', height: 0, prove: false });
+      assert.deepEqual([surrogates.value?.text, surrogates.key], ['a\uFFFDb\uFFFDc ✓', 'k\uFFFD']);
+      const late = await net.devnet.rpc.abciQueryDecoded({ path: '/late_dict', height: 0, prove: false });
+      assert.deepEqual({ ...(late.value?.json as object) }, { big: 123456789012345678901234567890n, x: [1, 2] });
+    });
+
+    it('the node service reads through it, and its answers are never shared between calls', async () => {
+      const node = new ChainNode(net.devnet.rpc);
+      const path = `/get/currency.balances:${accounts[1]!.address}`;
+      const first = await node.query(path);
+      assert.deepEqual(first, decodeAbciQuery(await net.devnet.rpc.call<ResultAbciQuery>('abci_query', { path, data: '', height: '0', prove: false })));
+      first.value!.text = 'changed';
+      assert.notEqual((await node.query(path)).value?.text, 'changed');
+      await assert.rejects(node.query(path, { data: 'xyz' }), /data must be hex bytes/);
+      await assert.rejects(node.query(path, { height: -1 }), /height must be an integer from 0/);
+      await assert.rejects(node.query(path, { signal: AbortSignal.abort(new Error('caller gave up')) }), /caller gave up/);
     });
   });
 
