@@ -11,7 +11,7 @@ export const KEY_NOTES: Readonly<Record<string, string>> = {
   'chainId': 'The chain id: the devnet\'s genesis uses it, signed transactions carry it, and tools compare it with the node\'s network id (read tools warn on a mismatch, submitting tools refuse with 409).',
   'node': 'The node every plugin talks to when the devnet is not loaded in-process.',
   'node.url': 'CometBFT RPC URL of that node (http or https); unused while the devnet plugin runs in the same host.',
-  'graphqlUrl': 'GraphQL URL of the indexed query layer (http or https). The spec\'s `CHAIN_GRAPHQL` setting; no built-in plugin reads it.',
+  'graphqlUrl': 'GraphQL URL of the indexed query layer (http or https; credentials in the URL are sent as Basic auth). The query plugin asks it for token balances and token symbols when no BDS query path answers, before scanning current state; an endpoint that fails is left alone for 30 s.',
   'includeRaw': 'Add the node\'s raw payloads to tool results as `raw`.',
   'publicQueryEnabled': 'The operator half of the public-query rule: a query service (dashboard, GraphQL, `/metrics`) binds beyond loopback only when this is true and its own `publicQuery` option is too.',
   'tools': 'The tool surfaces and the tool-call policy.',

@@ -3,15 +3,18 @@ import { assertAbciOk, readAbciValue, QueryPath, type DecodedAbciQuery } from '.
 import type { ChainIdGuard } from '../../core/chain/chain-id-guard.js';
 import { parseJsonExact, type JsonValue } from '../../core/chain/canonical-json.js';
 import type { ChainNode } from '../../core/chain/node.js';
+import type { GraphqlStates } from './graphql-states.js';
 import { ApiError } from '../../core/errors.js';
 import type { QueryPathRegistry } from '../../core/query/query-path-registry.js';
 import { intValue, nodeApiError, nodeCall, plainDecimalText, toolJson } from '../../core/tools/chain-schemas.js';
 
-/** What the read tools need: the node, the chain-id guard, the contributed query paths, the raw flag. */
+/** What the read tools need: the node, the chain-id guard, the contributed query paths, the GraphQL fallback, the raw flag. */
 export interface ReadDeps {
   node: ChainNode;
   guard: ChainIdGuard;
   queryPaths: QueryPathRegistry | undefined;
+  /** CHAIN_GRAPHQL: indexed reads when no BDS query path answers. */
+  graphql: GraphqlStates | undefined;
   includeRaw: boolean;
 }
 

@@ -3,6 +3,7 @@ import { chainIdGuardFor } from '../../core/chain/chain-id-guard.js';
 import { CoreTokens } from '../../core/core-tokens.js';
 import { definePlugin } from '../../core/plugin.js';
 import type { ReadDeps } from './chain-reads.js';
+import { GraphqlStates } from './graphql-states.js';
 import { balanceTools } from './tools/balance-tools.js';
 import { chainTools } from './tools/chain-tools.js';
 import { contractTools } from './tools/contract-tools.js';
@@ -21,6 +22,7 @@ export const queryPlugin = definePlugin({
       node,
       guard: chainIdGuardFor(node, ctx.settings.chainId),
       queryPaths: ctx.tryResolve(CoreTokens.queryPaths),
+      graphql: new GraphqlStates(ctx.settings.graphqlUrl),
       includeRaw: ctx.settings.includeRaw,
     };
     for (const tool of [...balanceTools(deps), ...tokenTools(deps), ...chainTools(deps), ...stateTools(deps), ...contractTools(deps)]) {

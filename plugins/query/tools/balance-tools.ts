@@ -3,10 +3,13 @@ import { QueryPath } from '../../../core/chain/abci-value.js';
 import type { JsonValue } from '../../../core/chain/canonical-json.js';
 import { addressSchema, contractNameSchema, decimalOut, limitSchema, offsetSchema, rawOut, warningsOut, withExtras } from '../../../core/tools/chain-schemas.js';
 import { defineTool, type ToolDefinition } from '../../../core/tools/tool.js';
+import type { IndexedState } from '../graphql-states.js';
 import { decimalText, indexedRead, isObject, listContractNames, mapLimited, readState, type ReadDeps } from '../chain-reads.js';
 
 /** Contracts scanned by the state fallback of get_token_balances (no index: one read per contract). */
 const FALLBACK_MAX_CONTRACTS = 1_000;
+/** Balances read from GraphQL (the anchor's limit: the first 1,000, paged here). */
+const GRAPHQL_MAX_ROWS = 1_000;
 
 const tokenBalanceItem = z.object({
   contract: z.string(),
@@ -46,7 +49,7 @@ export function balanceTools(deps: ReadDeps): ToolDefinition[] {
       name: 'get_token_balances',
       title: 'List token balances',
       description:
-        'Token holdings of an address. Uses the BDS index (/token_balances) when the node or this host serves it (available: true); otherwise scans the contracts in current state for <token>.balances:<address> (available: false, no history fields).',
+        'Token holdings of an address. Uses the BDS index (/token_balances) when the node or this host serves it (available: true); else the GraphQL endpoint CHAIN_GRAPHQL over a BDS database (available: true, no token names); otherwise scans the contracts in current state for <token>.balances:<address> (available: false, no history fields).',
       capability: 'read',
       timeoutMs: 60_000,
       input: z.object({
@@ -56,8 +59,8 @@ export function balanceTools(deps: ReadDeps): ToolDefinition[] {
         include_zero: z.boolean().default(false).describe('include tokens whose balance is 0'),
       }),
       output: z.object({
-        available: z.boolean().describe('true when the indexed (BDS) path answered'),
-        source: z.enum(['bds', 'state']),
+        available: z.boolean().describe('true when an index (BDS query path or GraphQL) answered'),
+        source: z.enum(['bds', 'graphql', 'state']),
         address: z.string(),
         total: z.number().int(),
         limit: z.number().int(),
@@ -80,14 +83,49 @@ export function balanceTools(deps: ReadDeps): ToolDefinition[] {
           const total = typeof indexed.json['total'] === 'number' ? indexed.json['total'] : items.length;
           return withExtras({ available: true, source: 'bds' as const, address, total, limit, offset, items }, { warnings, includeRaw: deps.includeRaw, raw: { abci_query: indexed.raw } });
         }
+        const bdsReason = indexed.reason ?? 'no BDS';
+        const suffix = `.balances:${address}`;
+        const viaGraphql = deps.graphql ? await deps.graphql.byKeySuffix(suffix, GRAPHQL_MAX_ROWS, ctx.signal) : { unavailable: 'no GraphQL endpoint is configured' };
+        if ('rows' in viaGraphql) {
+          const notes = [...warnings, `BDS query paths unavailable (${bdsReason}); read from GraphQL at ${deps.graphql!.shownUrl}`];
+          if (viaGraphql.truncated) notes.push(`only the first ${GRAPHQL_MAX_ROWS} indexed balances were read`);
+          const items: TokenBalanceItem[] = [];
+          for (const row of viaGraphql.rows) {
+            const contract = row.key.slice(0, -suffix.length);
+            if (!contractNameSchema.safeParse(contract).success) continue;
+            const balance = graphqlBalance(row);
+            if (balance === null) notes.push(`skipped ${contract}: its indexed balance is not a number`);
+            else if (include_zero || !isZero(balance)) {
+              items.push({ contract, balance, name: null, symbol: null, logo_url: null, last_tx_hash: row.lastTxHash, last_block_height: row.lastBlockHeight, updated_at: row.updatedAt });
+            }
+          }
+          return withExtras(
+            { available: true, source: 'graphql' as const, address, total: items.length, limit, offset, items: items.slice(offset, offset + limit) },
+            { warnings: notes, includeRaw: deps.includeRaw, raw: { bds_attempt: indexed.raw } },
+          );
+        }
         const scanned = await stateBalances(deps, address, include_zero, ctx.signal);
-        const notes = [...warnings, `indexed token balances unavailable (${indexed.reason ?? 'no BDS'}); read from current state across ${scanned.contracts} contracts`];
+        const notes = [...warnings, `indexed token balances unavailable (${bdsReason}; ${viaGraphql.unavailable}); read from current state across ${scanned.contracts} contracts`];
         if (scanned.truncated) notes.push(`only the first ${FALLBACK_MAX_CONTRACTS} contracts were scanned`);
         const items = scanned.items.slice(offset, offset + limit);
         return withExtras({ available: false, source: 'state' as const, address, total: scanned.items.length, limit, offset, items }, { warnings: notes, includeRaw: deps.includeRaw, raw: { bds_attempt: indexed.raw } });
       },
     }),
   ];
+}
+
+/** A GraphQL `states` row's balance: the numeric projection, else the value (a `__fixed__` decimal unwrapped); null when not a number. */
+function graphqlBalance(row: IndexedState): string | null {
+  const value = row.valueNumeric ?? (isObject(row.value) && typeof row.value['__fixed__'] === 'string' ? row.value['__fixed__'] : row.value);
+  try {
+    return decimalText(value, 'balance');
+  } catch {
+    return null;
+  }
+}
+
+function isZero(balance: string): boolean {
+  return /^-?0(\.0+)?$/.test(balance);
 }
 
 /** One BDS row; null when its balance is not numeric (BDS then keeps the raw JSON text). */
@@ -124,7 +162,7 @@ async function stateBalances(deps: ReadDeps, address: string, includeZero: boole
     } catch {
       return null; // a contract whose `balances` is not a token balance
     }
-    if (!includeZero && /^-?0(\.0+)?$/.test(balance)) return null;
+    if (!includeZero && isZero(balance)) return null;
     return { contract, balance };
   }, signal);
   const held = balances.filter((b): b is { contract: string; balance: string } => b !== null);

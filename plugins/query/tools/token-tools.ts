@@ -18,7 +18,7 @@ export function tokenTools(deps: ReadDeps): ToolDefinition[] {
       name: 'get_token_contract_by_symbol',
       title: 'Find token by symbol',
       description:
-        'Token contracts whose metadata token_symbol equals the symbol (case-insensitive). Uses the BDS token list when available, else scans contract metadata in current state. Several tokens may share a symbol: check the contract before sending.',
+        'Token contracts whose metadata token_symbol equals the symbol (case-insensitive). Uses the BDS token list when available, else the GraphQL endpoint CHAIN_GRAPHQL, else scans contract metadata in current state. Several tokens may share a symbol: check the contract before sending.',
       capability: 'read',
       timeoutMs: 60_000,
       input: z.object({ token_symbol: z.string().trim().min(1).max(64).describe('token symbol, e.g. TAU (compared upper-cased)') }),
@@ -26,7 +26,7 @@ export function tokenTools(deps: ReadDeps): ToolDefinition[] {
         token_symbol: z.string(),
         token_contracts: z.array(z.string()),
         count: z.number().int(),
-        source: z.enum(['bds', 'state']),
+        source: z.enum(['bds', 'graphql', 'state']),
         message: z.string().optional(),
         warnings: warningsOut,
         raw: rawOut,
@@ -34,14 +34,25 @@ export function tokenTools(deps: ReadDeps): ToolDefinition[] {
       run: async ({ token_symbol }, ctx) => {
         const wanted = token_symbol.toUpperCase();
         const warnings = await deps.guard.warnings(ctx.signal);
-        let source: 'bds' | 'state' = 'bds';
+        let source: 'bds' | 'graphql' | 'state' = 'bds';
         let found = await indexedTokensBySymbol(deps, wanted, warnings, ctx.signal);
         if (found === null) {
-          source = 'state';
-          const { names, truncated } = await listContractNames(deps, FALLBACK_MAX_CONTRACTS, ctx.signal);
-          const symbols = await mapLimited(names, 8, async (c) => (await readState(deps, `${c}.metadata:token_symbol`, ctx.signal)).value, ctx.signal);
-          found = names.filter((_, i) => typeof symbols[i] === 'string' && (symbols[i] as string).toUpperCase() === wanted);
-          warnings.push(`BDS token index unavailable; scanned the metadata of ${names.length} contracts in current state${truncated ? ' (truncated)' : ''}`);
+          const suffix = '.metadata:token_symbol';
+          const viaGraphql = deps.graphql ? await deps.graphql.byKeySuffix(suffix, MAX_PAGES * PAGE, ctx.signal) : { unavailable: 'no GraphQL endpoint is configured' };
+          if ('rows' in viaGraphql) {
+            source = 'graphql';
+            found = viaGraphql.rows
+              .filter((row) => typeof row.value === 'string' && row.value.toUpperCase() === wanted)
+              .map((row) => row.key.slice(0, -suffix.length))
+              .filter((contract) => contractNameSchema.safeParse(contract).success);
+            warnings.push(`BDS token index unavailable; searched the token symbols indexed in GraphQL at ${deps.graphql!.shownUrl}${viaGraphql.truncated ? ` (only the first ${MAX_PAGES * PAGE})` : ''}`);
+          } else {
+            source = 'state';
+            const { names, truncated } = await listContractNames(deps, FALLBACK_MAX_CONTRACTS, ctx.signal);
+            const symbols = await mapLimited(names, 8, async (c) => (await readState(deps, `${c}.metadata:token_symbol`, ctx.signal)).value, ctx.signal);
+            found = names.filter((_, i) => typeof symbols[i] === 'string' && (symbols[i] as string).toUpperCase() === wanted);
+            warnings.push(`BDS token index unavailable (${viaGraphql.unavailable}); scanned the metadata of ${names.length} contracts in current state${truncated ? ' (truncated)' : ''}`);
+          }
         }
         const token_contracts = [...new Set(found)].sort();
         const message =

@@ -98,7 +98,12 @@ export interface HostOptions {
   chainId?: string;
   /** Plugin options by name (default: my four plugins with `{}`). */
   plugins?: Record<string, unknown>;
+  /** CHAIN_GRAPHQL (default: a closed port, so no test depends on what listens on 5000 here). */
+  graphqlUrl?: string;
 }
+
+/** The discard port: nothing answers GraphQL there (fetch refuses it outright as a bad port). */
+export const NO_GRAPHQL = 'http://127.0.0.1:9/graphql';
 
 /** A config whose node is the in-process devnet (plugin `devnet`, not listening). */
 export function devnetConfig(home: string, options: HostOptions = {}): Record<string, unknown> {
@@ -106,6 +111,7 @@ export function devnetConfig(home: string, options: HostOptions = {}): Record<st
     home,
     ...(options.chainId ? { chainId: options.chainId } : {}),
     ...(options.includeRaw ? { includeRaw: true } : {}),
+    graphqlUrl: options.graphqlUrl ?? NO_GRAPHQL,
     plugins: { devnet: { listen: false, printAccounts: false }, ...(options.plugins ?? Object.fromEntries(MY_PLUGINS.map((p) => [p, {}]))) },
   };
 }
