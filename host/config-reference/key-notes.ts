@@ -79,7 +79,7 @@ export const KEY_NOTES: Readonly<Record<string, string>> = {
   // ---- plugins.bds ----
   'plugins.bds.databaseUrl': 'PostgreSQL URL for this plugin; wins over the host\'s `bds.databaseUrl` (`CHAIN_BDS_DATABASE_URL`). With neither, PGlite.',
   'plugins.bds.schema': 'PostgreSQL schema of the BDS tables; the one-writer lock is per schema.',
-  'plugins.bds.spoolDir': 'Folder of fetched blocks not yet written (replayed at start); default `<home>/bds-spool`.',
+  'plugins.bds.spoolDir': 'Folder of fetched blocks not yet written (replayed at start), relative to `home`; default `<home>/bds-spool`.',
   'plugins.bds.queueMaxSize': 'Fetched blocks queued in memory for the writer; while the database is up the fetcher reads no further ahead.',
   'plugins.bds.catchupEnabled': 'Poll the node for new heights; off waits for the new-block subscription alone.',
   'plugins.bds.catchupPollMs': 'How long the fetcher and the writer wait when there is nothing to do (ms).',

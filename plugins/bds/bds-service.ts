@@ -1,4 +1,4 @@
-import { join, resolve } from 'node:path';
+import { resolve } from 'node:path';
 import type { Logger } from '../../core/logger.js';
 import type { QueryPathDefinition } from '../../core/query/query-path.js';
 import type { BlockSource } from './block/chain-block-source.js';
@@ -40,7 +40,8 @@ export interface BdsServiceInput {
 export function databaseOptionsOf(options: BdsOptions, home: string, hostUrl?: string | null) {
   return {
     url: options.databaseUrl ?? hostUrl ?? null,
-    pgliteDir: options.pgliteDir ?? join(resolve(home), 'bds'),
+    // Relative to home, as the graphql plugin resolves it: both must open the same directory.
+    pgliteDir: resolve(home, options.pgliteDir ?? 'bds'),
     schema: options.schema,
     poolMin: options.poolMinSize,
     poolMax: options.poolMaxSize,
@@ -51,7 +52,7 @@ export function databaseOptionsOf(options: BdsOptions, home: string, hostUrl?: s
 }
 
 export function spoolDirOf(options: BdsOptions, home: string): string {
-  return options.spoolDir ?? join(resolve(home), 'bds-spool');
+  return resolve(home, options.spoolDir ?? 'bds-spool');
 }
 
 export class BdsService {

@@ -9,7 +9,7 @@ const positiveInt = (max: number) => z.number({ error: 'must be an integer' }).i
 
 export const bdsConfigSchema = z.strictObject({
   databaseUrl: z.string().min(1).nullable().default(null),
-  /** PGlite data directory; default `<home>/bds`. */
+  /** PGlite data directory, relative to `home`; default `<home>/bds`. */
   pgliteDir: z.string().min(1).nullable().default(null),
   schema: z.string().regex(/^[A-Za-z_][A-Za-z0-9_]{0,62}$/, 'must be a plain SQL identifier').default('public'),
   spoolDir: z.string().min(1).nullable().default(null),
