@@ -1,12 +1,9 @@
 #!/usr/bin/env node
 import 'reflect-metadata';
 import { Command, InvalidArgumentError } from 'commander';
-import { loadConfig } from '../../core/config/load-config.js';
-import { createLogger } from '../../core/logger.js';
-import { openMaintenanceSession } from '../../plugins/bds/maintenance/maintenance-session.js';
 import { createProgress } from '../../plugins/bds/maintenance/progress.js';
 import { reindex } from '../../plugins/bds/maintenance/reindex.js';
-import { Host } from '../host.js';
+import { runBdsMaintenance } from '../cli/bds-maintenance.js';
 
 /**
  * `chain-bds-reindex` (spec part 4): rebuilds the BDS index from a node's RPC. The normal BDS
@@ -15,8 +12,6 @@ import { Host } from '../host.js';
  * failure; the last line on success is `BDS reindex complete: indexed_height=… range=…-… latest_height=…`.
  */
 const NAME = 'chain-bds-reindex';
-const say = (line: string) => process.stderr.write(`${NAME}: ${line}\n`);
-
 function height(value: string, flag: string): number {
   if (!/^\d+$/.test(value) || !Number.isSafeInteger(Number(value))) throw new InvalidArgumentError(`${flag} must be a non-negative integer, got "${value}"`);
   return Number(value);
@@ -35,31 +30,20 @@ const program = new Command(NAME)
 program.parse(process.argv);
 const opts = program.opts<{ config?: string; rpcUrl?: string; startHeight?: number; endHeight?: number; reset?: boolean; batchBlocks?: number }>();
 
-try {
-  const loaded = await loadConfig({ configPath: opts.config, plugins: { bds: {} } });
-  const host = await Host.create(loaded, { log: createLogger({ scope: NAME, level: 'warn' }) });
-  const session = await openMaintenanceSession(host, opts.rpcUrl);
-  try {
-    if (session.trusted) say(`checking every block of ${opts.rpcUrl} against the local node`);
-    const r = await reindex({
-      db: session.service.db,
-      indexers: session.service.indexers(),
-      spool: session.service.spool,
-      source: session.source,
-      trusted: session.trusted,
-      startHeight: opts.startHeight,
-      endHeight: opts.endHeight,
-      reset: opts.reset,
-      batchMaxBlocks: opts.batchBlocks,
-      progress: createProgress(),
-      log: say,
-    });
-    process.stdout.write(`BDS reindex complete: indexed_height=${r.indexed_height} range=${r.start}-${r.end} latest_height=${r.latest_height}\n`);
-  } finally {
-    await session.close();
-  }
-  process.exit(0);
-} catch (err) {
-  say(`error: ${err instanceof Error ? err.message : String(err)}`);
-  process.exit(1);
-}
+await runBdsMaintenance({ name: NAME, config: opts.config, rpcUrl: opts.rpcUrl }, async (session, say) => {
+  if (session.trusted) say(`checking every block of ${opts.rpcUrl} against the local node`);
+  const r = await reindex({
+    db: session.service.db,
+    indexers: session.service.indexers(),
+    spool: session.service.spool,
+    source: session.source,
+    trusted: session.trusted,
+    startHeight: opts.startHeight,
+    endHeight: opts.endHeight,
+    reset: opts.reset,
+    batchMaxBlocks: opts.batchBlocks,
+    progress: createProgress(),
+    log: say,
+  });
+  process.stdout.write(`BDS reindex complete: indexed_height=${r.indexed_height} range=${r.start}-${r.end} latest_height=${r.latest_height}\n`);
+});

@@ -2,15 +2,12 @@
 import 'reflect-metadata';
 import { Command } from 'commander';
 import { resolve } from 'node:path';
-import { loadConfig } from '../../core/config/load-config.js';
-import { createLogger } from '../../core/logger.js';
-import { openMaintenanceSession, type MaintenanceSession } from '../../plugins/bds/maintenance/maintenance-session.js';
 import { createProgress } from '../../plugins/bds/maintenance/progress.js';
 import { exportSnapshot } from '../../plugins/bds/maintenance/snapshot-export.js';
 import { defaultSnapshotName } from '../../plugins/bds/maintenance/snapshot-format.js';
 import { importSnapshot } from '../../plugins/bds/maintenance/snapshot-import.js';
 import { maxIndexedHeight } from '../../plugins/bds/reads/block-reads.js';
-import { Host } from '../host.js';
+import { runBdsMaintenance } from '../cli/bds-maintenance.js';
 
 /**
  * `chain-bds-snapshot export --output-path <file>` / `import --input-path <archive>` (spec part 4):
@@ -19,24 +16,6 @@ import { Host } from '../host.js';
  * refused while a live BDS writer holds the database.
  */
 const NAME = 'chain-bds-snapshot';
-const say = (line: string) => process.stderr.write(`${NAME}: ${line}\n`);
-
-async function withSession<T>(config: string | undefined, run: (s: MaintenanceSession) => Promise<T>): Promise<never> {
-  try {
-    const loaded = await loadConfig({ configPath: config, plugins: { bds: {} } });
-    const host = await Host.create(loaded, { log: createLogger({ scope: NAME, level: 'warn' }) });
-    const session = await openMaintenanceSession(host);
-    try {
-      await run(session);
-    } finally {
-      await session.close();
-    }
-    process.exit(0);
-  } catch (err) {
-    say(`error: ${err instanceof Error ? err.message : String(err)}`);
-    process.exit(1);
-  }
-}
 
 const program = new Command(NAME)
   .description('Export or import the BDS indexed history as a versioned, compressed archive.')
@@ -48,7 +27,7 @@ program
   .description('write every BDS table to a gzip JSON-lines archive with a manifest (row counts, checksums)')
   .option('--output-path <file>', 'archive to write (default ./chain-bds-snapshot-h<height>-<time>.jsonl.gz)')
   .option('--force', 'overwrite an existing file')
-  .action((o: { outputPath?: string; force?: boolean }) => withSession(program.opts().config, async (s) => {
+  .action((o: { outputPath?: string; force?: boolean }) => runBdsMaintenance({ name: NAME, config: program.opts().config }, async (s) => {
     const output = resolve(o.outputPath ?? defaultSnapshotName(await maxIndexedHeight(s.service.db.knex).catch(() => null)));
     const r = await exportSnapshot({ db: s.service.db, owners: s.service.indexers(), outputPath: output, force: o.force, progress: createProgress() });
     process.stdout.write(`BDS snapshot exported: output_path=${r.output_path} indexed_height=${r.indexed_height ?? ''} rows=${r.total_rows}\n`);
@@ -58,7 +37,7 @@ program
   .command('import')
   .description('verify an archive, check it against the configured RPC source, then replace the BDS tables with it')
   .requiredOption('--input-path <archive>', 'archive written by export')
-  .action((o: { inputPath: string }) => withSession(program.opts().config, async (s) => {
+  .action((o: { inputPath: string }) => runBdsMaintenance({ name: NAME, config: program.opts().config }, async (s, say) => {
     const r = await importSnapshot({
       db: s.service.db, owners: s.service.indexers(), spool: s.service.spool, inputPath: resolve(o.inputPath),
       source: s.source, chainId: () => s.sourceNode.chainId(), progress: createProgress(), log: say,
