@@ -3,6 +3,9 @@ import { Worker } from 'node:worker_threads';
 /**
  * The benchmarks' load generator: a fixed number of POSTs over keep-alive sockets, from a worker
  * thread so the client's own work does not share the event loop of an in-process server.
+ * Each call starts a fresh worker whose code is not yet optimised: rounds of a few thousand
+ * requests measure that client more than the server (both sides of a ratio then look alike),
+ * so the HTTP benchmarks send tens of thousands per round.
  */
 const LOAD_WORKER = `
 const { parentPort, workerData } = require('node:worker_threads');

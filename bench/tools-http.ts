@@ -31,7 +31,7 @@ const FIXTURE_PLUGIN = path.join(ROOT, 'test/support/fixture-plugin');
 const TOKEN = 'bench-token-0123456789abcdef';
 const BODY = JSON.stringify({ text: 'hello from the benchmark' });
 
-const HTTP_REQUESTS = 10_000;
+const HTTP_REQUESTS = 40_000;
 const HTTP_WARMUP = 3_000;
 const HTTP_CONCURRENCY = 32;
 const HTTP_ROUNDS = 5;
