@@ -4,15 +4,23 @@ import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import type { Knex } from 'knex';
 import pg from 'pg';
-import { silentLogger } from '../core/logger.js';
-// plugins/bds/index.ts does not export the opener and schema set-up (yet); switch when it does.
-import { BdsDatabase } from '../plugins/bds/database/bds-database.js';
-import { prepareSchema } from '../plugins/bds/database/bds-schema.js';
-import { createGraphqlEngine } from '../plugins/graphql/graphql-engine.js';
-import { graphqlConfigSchema } from '../plugins/graphql/graphql.config.js';
-import { createKoaApp } from '../host/servers/koa-app.js';
 import { postLoad } from './http-load.js';
 import { printTable, type BenchResult } from './bench-result.js';
+import { ensureBuild, importBuilt } from './production-build.js';
+
+/** The GraphQL server and the database handle from the compiled build, as `npm start` runs them (production-build.ts). */
+async function builtModules() {
+  const [{ silentLogger }, { BdsDatabase }, { prepareSchema }, { createGraphqlEngine }, { graphqlConfigSchema }, { createKoaApp }] = await Promise.all([
+    importBuilt<typeof import('../core/logger.js')>('core/logger'),
+    // plugins/bds/index.ts does not export the opener and schema set-up (yet); switch when it does.
+    importBuilt<typeof import('../plugins/bds/database/bds-database.js')>('plugins/bds/database/bds-database'),
+    importBuilt<typeof import('../plugins/bds/database/bds-schema.js')>('plugins/bds/database/bds-schema'),
+    importBuilt<typeof import('../plugins/graphql/graphql-engine.js')>('plugins/graphql/graphql-engine'),
+    importBuilt<typeof import('../plugins/graphql/graphql.config.js')>('plugins/graphql/graphql.config'),
+    importBuilt<typeof import('../host/servers/koa-app.js')>('host/servers/koa-app'),
+  ]);
+  return { silentLogger, BdsDatabase, prepareSchema, createGraphqlEngine, graphqlConfigSchema, createKoaApp };
+}
 
 /**
  * `allTransactions(first: 50, condition: {sender})` over HTTP against the same read as direct
@@ -20,6 +28,8 @@ import { printTable, type BenchResult } from './bench-result.js';
  * validate, limits, plan, SQL, serialisation) costs over the query it issues. 20,000
  * transactions from 50 senders (400 each); both sides run with the same concurrency and
  * request count, alternating, best of three rounds each. On the PostgreSQL server when it is reachable, and on PGlite.
+ * The server side runs from the compiled build: under tsx its many closures would cost more
+ * than they do in production, while the direct side is mostly the pg driver either way.
  */
 const POSTGRES_URL = process.env.CHAIN_BENCH_POSTGRES_URL ?? process.env.CHAIN_TEST_POSTGRES_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
 const TXS = 20_000;
@@ -82,6 +92,7 @@ async function postgresReachable(): Promise<boolean> {
 }
 
 async function benchOn(kind: 'postgres' | 'pglite'): Promise<BenchResult[]> {
+  const { silentLogger, BdsDatabase, prepareSchema, createGraphqlEngine, graphqlConfigSchema, createKoaApp } = await builtModules();
   const schema = kind === 'postgres' ? `gql_bench_${process.pid}` : 'public';
   const db = await BdsDatabase.open({ url: kind === 'postgres' ? POSTGRES_URL : null, pgliteDir: 'memory://', schema });
   let server: http.Server | null = null;
@@ -124,6 +135,7 @@ async function benchOn(kind: 'postgres' | 'pglite'): Promise<BenchResult[]> {
 }
 
 export async function run(): Promise<BenchResult[]> {
+  ensureBuild();
   const results: BenchResult[] = [];
   if (await postgresReachable()) results.push(...(await benchOn('postgres')));
   else process.stderr.write(`graphql bench: PostgreSQL at ${POSTGRES_URL} unreachable; PGlite only\n`);
