@@ -34,6 +34,10 @@ const contributed: Record<string, QueryPathDefinition> = {
     pattern: '/late_dict', description: 'async', capability: 'read',
     handler: async () => ({ info: 'dict', text: '{"big":123456789012345678901234567890,"x":[1,2]}' }),
   },
+  never: {
+    pattern: '/never', description: 'hangs', capability: 'read',
+    handler: () => new Promise(() => undefined),
+  },
   late_failure: {
     pattern: '/late_failure', description: 'async failure', capability: 'read',
     handler: async () => { throw new Error('database unreachable'); },
@@ -145,6 +149,15 @@ describe('devnet abci_query (abci-query.md)', function () {
       await assert.rejects(node.query(path, { data: 'xyz' }), /data must be hex bytes/);
       await assert.rejects(node.query(path, { height: -1 }), /height must be an integer from 0/);
       await assert.rejects(node.query(path, { signal: AbortSignal.abort(new Error('caller gave up')) }), /caller gave up/);
+    });
+
+    it('an answer still pending ends at the caller\'s deadline or abort, on both paths', async () => {
+      const node = new ChainNode(net.devnet.rpc);
+      await assert.rejects(node.query('/never', { timeoutMs: 50 }), /no answer within 50 ms/);
+      await assert.rejects(node.abciQuery('/never', { timeoutMs: 50 }), /no answer within 50 ms/);
+      const controller = new AbortController();
+      setTimeout(() => controller.abort(new Error('tool timed out')), 20);
+      await assert.rejects(node.query('/never', { signal: controller.signal }), /tool timed out/);
     });
   });
 

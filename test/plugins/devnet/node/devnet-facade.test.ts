@@ -87,5 +87,6 @@ describe('Devnet facade', function () {
     const net = await openDevnet({ accounts: 1 });
     await net.close();
     await assert.rejects(net.devnet.rpc.call('status'), /closed/);
+    await assert.rejects(net.devnet.rpc.abciQueryDecoded({ path: '/health', height: 0, prove: false }), /closed/);
   });
 });
