@@ -159,8 +159,9 @@ function decodeWithApiErrors(query: DecodedAbciQuery, path: string): SimulationR
 /** One simulator per node, so every plugin's dry runs share the same caps. */
 const simulators = new WeakMap<ChainNode, ChainSimulator>();
 
-export function chainSimulatorFor(node: ChainNode, limits: Partial<SimulationLimits> = {}): ChainSimulator {
+/** The first caller's limits and refusal counter make the node's simulator; later callers share it. */
+export function chainSimulatorFor(node: ChainNode, limits: Partial<SimulationLimits> = {}, onRefusal?: CountRefusal<'rate_limited' | 'capacity' | 'timeout'>): ChainSimulator {
   let simulator = simulators.get(node);
-  if (!simulator) simulators.set(node, (simulator = new ChainSimulator(node, limits)));
+  if (!simulator) simulators.set(node, (simulator = new ChainSimulator(node, limits, onRefusal)));
   return simulator;
 }

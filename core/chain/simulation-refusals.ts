@@ -12,7 +12,9 @@ export type SimulationRefusalSource =
   /** The simulate plugin's caps in front of the node (rate, queue, timeout). */
   | 'simulate'
   /** The dashboard's `/api/abci_query/simulate_tx` guard. */
-  | 'dashboard';
+  | 'dashboard'
+  /** The caps in front of the dry run before every send (wallet and DEX submissions, one per node). */
+  | 'submit';
 
 export type SimulationRefusalReason =
   | 'disabled'
@@ -24,7 +26,7 @@ export type SimulationRefusalReason =
   | 'chi_exhausted'
   | 'error';
 
-export const SIMULATION_REFUSAL_SOURCES: readonly SimulationRefusalSource[] = ['node', 'simulate', 'dashboard'];
+export const SIMULATION_REFUSAL_SOURCES: readonly SimulationRefusalSource[] = ['node', 'simulate', 'dashboard', 'submit'];
 export const SIMULATION_REFUSAL_REASONS: readonly SimulationRefusalReason[] = [
   'disabled', 'capacity', 'rate_limited', 'timeout', 'payload_too_large', 'invalid_payload', 'chi_exhausted', 'error',
 ];

@@ -1,5 +1,6 @@
 import { ApiError } from '../errors.js';
 import { silentLogger, type Logger } from '../logger.js';
+import type { MetricsRegistrar } from '../metrics.js';
 import { createToken } from '../tokens.js';
 import { intValue, nodeApiError, nodeCall, toolJson } from '../tools/chain-schemas.js';
 import { abciInt, assertAbciOk, QueryPath } from './abci-value.js';
@@ -11,6 +12,7 @@ import { KeyFormatError, Wallet, type KeySource } from './keys.js';
 import type { ChainNode } from './node.js';
 import { RpcError } from './rpc/chain-rpc.js';
 import { coerceKwargsBySignature } from './signature-kwargs.js';
+import { simulationRefusalCounter, type CountRefusal } from './simulation-refusals.js';
 import { simulationFailureError, type SimulationResponse } from './simulation.js';
 import { encodeTransaction, signTransaction, type TxPayload } from './transaction.js';
 import { TxReceipts, type TxReceipt } from './tx-receipts.js';
@@ -54,6 +56,8 @@ export interface SubmitterOptions {
   reservationTtlMs?: number;
   guard?: ChainIdGuard;
   simulator?: ChainSimulator;
+  /** Told of each dry run the shared per-node caps refuse (the host's refusal counter, source `submit`); unused with `simulator`. */
+  countRefusal?: CountRefusal<'rate_limited' | 'capacity' | 'timeout'>;
   log?: Logger;
 }
 
@@ -138,7 +142,7 @@ export class TransactionSubmitter {
     this.chiFloor = options.chiFloor ?? 10;
     chiWithMargin(0n, this.chiMargin, this.chiFloor); // validates both now, not at the first send
     this.guard = options.guard ?? chainIdGuardFor(node, options.chainId);
-    this.simulator = options.simulator ?? chainSimulatorFor(node);
+    this.simulator = options.simulator ?? chainSimulatorFor(node, {}, options.countRefusal);
     this.log = options.log ?? silentLogger;
     this.receipts = new TxReceipts(node, { pollIntervalMs: options.pollIntervalMs, log: this.log });
   }
@@ -317,6 +321,11 @@ function walletOf(key: KeySource): Wallet {
 
 /** One submitter per node, so wallet and DEX tools share the per-sender nonce lanes. */
 const submitters = new WeakMap<ChainNode, TransactionSubmitter>();
+
+/** The `submit` source of `chainhost_simulate_refusals_total`, for the plugins that create the submitter. */
+export function submitRefusalCounter(metrics: MetricsRegistrar): CountRefusal<'rate_limited' | 'capacity' | 'timeout'> {
+  return simulationRefusalCounter(metrics, 'submit', ['rate_limited', 'capacity', 'timeout']);
+}
 
 export function transactionSubmitterFor(node: ChainNode, options: SubmitterOptions): TransactionSubmitter {
   let submitter = submitters.get(node);

@@ -1,5 +1,5 @@
 import { chainIdGuardFor } from '../../core/chain/chain-id-guard.js';
-import { TransactionSubmitterToken, transactionSubmitterFor } from '../../core/chain/transaction-submitter.js';
+import { submitRefusalCounter, TransactionSubmitterToken, transactionSubmitterFor } from '../../core/chain/transaction-submitter.js';
 import { CoreTokens } from '../../core/core-tokens.js';
 import { definePlugin } from '../../core/plugin.js';
 import { createToken } from '../../core/tokens.js';
@@ -35,6 +35,7 @@ export const dexPlugin = definePlugin({
   async init(ctx) {
     const node = ctx.resolve(CoreTokens.chainNode);
     const chainId = ctx.settings.chainId;
+    const countRefusal = submitRefusalCounter(ctx.resolve(CoreTokens.metrics));
     const services: DexServices = {
       node,
       reader: new DexReader(node, ctx.options.contracts),
@@ -42,7 +43,7 @@ export const dexPlugin = definePlugin({
       chainId,
       market: { maxScanPairs: ctx.options.maxScanPairs },
       now: Date.now,
-      sender: () => ctx.tryResolve(TransactionSubmitterToken) ?? transactionSubmitterFor(node, { chainId, log: ctx.log }),
+      sender: () => ctx.tryResolve(TransactionSubmitterToken) ?? transactionSubmitterFor(node, { chainId, countRefusal, log: ctx.log }),
       guard: chainIdGuardFor(node, chainId),
       waitTimeoutMs: ctx.options.waitTimeoutMs,
       queryPaths: () => ctx.queryPaths.registry,

@@ -1,6 +1,6 @@
 import { CoreTokens } from '../../core/core-tokens.js';
 import { definePlugin, type PluginContext } from '../../core/plugin.js';
-import { TransactionSubmitterToken, transactionSubmitterFor, type TransactionSubmitter } from '../../core/chain/transaction-submitter.js';
+import { submitRefusalCounter, TransactionSubmitterToken, transactionSubmitterFor, type TransactionSubmitter } from '../../core/chain/transaction-submitter.js';
 import { hdTools } from './tools/hd-tools.js';
 import { keyTools } from './tools/key-tools.js';
 import { sendTools } from './tools/send-tools.js';
@@ -25,6 +25,7 @@ export const walletPlugin = definePlugin({
       chiFloor: ctx.options.chiFloor,
       waitTimeoutMs: ctx.options.waitTimeoutMs,
       pollIntervalMs: ctx.options.pollIntervalMs,
+      countRefusal: submitRefusalCounter(ctx.resolve(CoreTokens.metrics)),
       log: ctx.log,
     });
     submitters.set(ctx, submitter);

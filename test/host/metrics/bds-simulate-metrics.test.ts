@@ -59,6 +59,7 @@ describe('host /metrics with devnet + bds + simulate + dashboard (issue 9 figure
           devnet: { home: devnetHome, listen: false, printAccounts: false },
           bds: { databaseUrl: db.url, schema: db.schema, pgliteDir: db.pgliteDir, catchupPollMs: 50, retryDelayMs: 100, acquireTimeoutMs: 500, diskFreeWarnBytes: 0 },
           simulate: { ratePerSecond: 0.01, burst: 1 },
+          wallet: {},
           dashboard: { port: 0, limits: { enabled: false }, simulate: { maxPayloadHexChars: 64 } },
         },
         metrics: { host: '127.0.0.1', port: 0 },
@@ -123,7 +124,7 @@ describe('host /metrics with devnet + bds + simulate + dashboard (issue 9 figure
         assert.equal(s.value - valueOf(before, REFUSALS, s.labels), expected[key] ?? 0, key);
       }
       // Every layer shows the reasons it can refuse for, even those that did not happen yet.
-      for (const key of [...Object.keys(expected), 'node/timeout', 'node/capacity', 'node/disabled', 'simulate/capacity', 'simulate/timeout', 'dashboard/capacity', 'dashboard/timeout', 'dashboard/rate_limited', 'dashboard/disabled']) {
+      for (const key of [...Object.keys(expected), 'node/timeout', 'node/capacity', 'node/disabled', 'simulate/capacity', 'simulate/timeout', 'dashboard/capacity', 'dashboard/timeout', 'dashboard/rate_limited', 'dashboard/disabled', 'submit/capacity', 'submit/timeout', 'submit/rate_limited']) {
         const [source, reason] = key.split('/');
         assert.equal(samplesOf(after, REFUSALS, { source: source!, reason: reason! }).length, 1, `${key} series exposed`);
       }
