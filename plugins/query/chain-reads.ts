@@ -14,7 +14,7 @@ export interface ReadDeps {
   guard: ChainIdGuard;
   queryPaths: QueryPathRegistry | undefined;
   /** CHAIN_GRAPHQL: indexed reads when no BDS query path answers. */
-  graphql: GraphqlStates | undefined;
+  graphql: GraphqlStates;
   includeRaw: boolean;
 }
 

@@ -1,4 +1,5 @@
 import type { JsonValue } from '../../core/chain/canonical-json.js';
+import { contractNameSchema } from '../../core/tools/chain-schemas.js';
 
 /**
  * CHAIN_GRAPHQL, the anchor's fallback for indexed reads (mcp.md §2, §4.2-4.3): when neither
@@ -20,7 +21,12 @@ export interface IndexedState {
   updatedAt: string | null;
 }
 
-export type StatesAnswer = { rows: IndexedState[]; truncated: boolean } | { unavailable: string };
+/** A state of one contract: `<contract><suffix>`. */
+export interface ContractState extends IndexedState {
+  contract: string;
+}
+
+export type StatesAnswer = { rows: ContractState[]; truncated: boolean } | { unavailable: string };
 
 export interface GraphqlStatesOptions {
   timeoutMs?: number;
@@ -65,17 +71,26 @@ export class GraphqlStates {
     this.now = options.now ?? Date.now;
   }
 
-  /** Every indexed state whose key ends with `suffix` (key order), at most `max`. */
-  async byKeySuffix(suffix: string, max: number, signal?: AbortSignal): Promise<StatesAnswer> {
+  /**
+   * The indexed state `<contract><suffix>` of every contract that has it (key order), e.g.
+   * suffix `.balances:<address>`; at most `max` keys are read. Keys whose prefix is not a
+   * contract name (a longer key that merely ends the same way) are left out.
+   */
+  async contractStates(suffix: string, max: number, signal?: AbortSignal): Promise<StatesAnswer> {
     if (this.down && this.now() < this.down.until) return { unavailable: this.down.reason };
-    const rows: IndexedState[] = [];
+    const rows: ContractState[] = [];
+    let read = 0;
     let after: string | null = null;
     try {
       for (;;) {
-        const page = await this.page(suffix, Math.min(PAGE, max - rows.length), after, signal);
-        rows.push(...page.nodes);
+        const page = await this.page(suffix, Math.min(PAGE, max - read), after, signal);
+        read += page.nodes.length;
+        for (const node of page.nodes) {
+          const contract = node.key.slice(0, -suffix.length);
+          if (node.key.endsWith(suffix) && contractNameSchema.safeParse(contract).success) rows.push({ ...node, contract });
+        }
         if (!page.hasNextPage || page.endCursor === null) return { rows, truncated: false };
-        if (rows.length >= max) return { rows, truncated: true };
+        if (read >= max) return { rows, truncated: true };
         after = page.endCursor;
       }
     } catch (err) {

@@ -1,7 +1,8 @@
 import { z } from 'zod';
 import { QueryPath } from '../../../core/chain/abci-value.js';
 import type { JsonValue } from '../../../core/chain/canonical-json.js';
-import { addressSchema, contractNameSchema, decimalOut, limitSchema, offsetSchema, rawOut, warningsOut, withExtras } from '../../../core/tools/chain-schemas.js';
+import { decodeValue } from '../../../core/chain/value-codec.js';
+import { addressSchema, contractNameSchema, decimalOut, limitSchema, offsetSchema, rawOut, toolJson, warningsOut, withExtras } from '../../../core/tools/chain-schemas.js';
 import { defineTool, type ToolDefinition } from '../../../core/tools/tool.js';
 import type { IndexedState } from '../graphql-states.js';
 import { decimalText, indexedRead, isObject, listContractNames, mapLimited, readState, type ReadDeps } from '../chain-reads.js';
@@ -84,15 +85,13 @@ export function balanceTools(deps: ReadDeps): ToolDefinition[] {
           return withExtras({ available: true, source: 'bds' as const, address, total, limit, offset, items }, { warnings, includeRaw: deps.includeRaw, raw: { abci_query: indexed.raw } });
         }
         const bdsReason = indexed.reason ?? 'no BDS';
-        const suffix = `.balances:${address}`;
-        const viaGraphql = deps.graphql ? await deps.graphql.byKeySuffix(suffix, GRAPHQL_MAX_ROWS, ctx.signal) : { unavailable: 'no GraphQL endpoint is configured' };
+        const viaGraphql = await deps.graphql.contractStates(`.balances:${address}`, GRAPHQL_MAX_ROWS, ctx.signal);
         if ('rows' in viaGraphql) {
-          const notes = [...warnings, `BDS query paths unavailable (${bdsReason}); read from GraphQL at ${deps.graphql!.shownUrl}`];
+          const notes = [...warnings, `BDS query paths unavailable (${bdsReason}); read from GraphQL at ${deps.graphql.shownUrl}`];
           if (viaGraphql.truncated) notes.push(`only the first ${GRAPHQL_MAX_ROWS} indexed balances were read`);
           const items: TokenBalanceItem[] = [];
           for (const row of viaGraphql.rows) {
-            const contract = row.key.slice(0, -suffix.length);
-            if (!contractNameSchema.safeParse(contract).success) continue;
+            const { contract } = row;
             const balance = graphqlBalance(row);
             if (balance === null) notes.push(`skipped ${contract}: its indexed balance is not a number`);
             else if (include_zero || !isZero(balance)) {
@@ -114,11 +113,10 @@ export function balanceTools(deps: ReadDeps): ToolDefinition[] {
   ];
 }
 
-/** A GraphQL `states` row's balance: the numeric projection, else the value (a `__fixed__` decimal unwrapped); null when not a number. */
+/** A GraphQL `states` row's balance: the numeric projection, else the decoded value; null when not a number. */
 function graphqlBalance(row: IndexedState): string | null {
-  const value = row.valueNumeric ?? (isObject(row.value) && typeof row.value['__fixed__'] === 'string' ? row.value['__fixed__'] : row.value);
   try {
-    return decimalText(value, 'balance');
+    return decimalText(row.valueNumeric ?? toolJson(decodeValue(row.value)), 'balance');
   } catch {
     return null;
   }

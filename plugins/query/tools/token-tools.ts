@@ -9,6 +9,8 @@ const PAGE = 1_000;
 /** Pages of /token_contracts read at most (10,000 tokens). */
 const MAX_PAGES = 10;
 const FALLBACK_MAX_CONTRACTS = 1_000;
+/** Token symbols read from GraphQL: as many as the BDS token list is searched for. */
+const GRAPHQL_MAX_SYMBOLS = MAX_PAGES * PAGE;
 /** The metadata keys the anchor reads, in its order. */
 const ANCHOR_METADATA = ['operator', 'token_logo_url', 'token_name', 'token_symbol', 'token_website'];
 
@@ -37,15 +39,11 @@ export function tokenTools(deps: ReadDeps): ToolDefinition[] {
         let source: 'bds' | 'graphql' | 'state' = 'bds';
         let found = await indexedTokensBySymbol(deps, wanted, warnings, ctx.signal);
         if (found === null) {
-          const suffix = '.metadata:token_symbol';
-          const viaGraphql = deps.graphql ? await deps.graphql.byKeySuffix(suffix, MAX_PAGES * PAGE, ctx.signal) : { unavailable: 'no GraphQL endpoint is configured' };
+          const viaGraphql = await deps.graphql.contractStates('.metadata:token_symbol', GRAPHQL_MAX_SYMBOLS, ctx.signal);
           if ('rows' in viaGraphql) {
             source = 'graphql';
-            found = viaGraphql.rows
-              .filter((row) => typeof row.value === 'string' && row.value.toUpperCase() === wanted)
-              .map((row) => row.key.slice(0, -suffix.length))
-              .filter((contract) => contractNameSchema.safeParse(contract).success);
-            warnings.push(`BDS token index unavailable; searched the token symbols indexed in GraphQL at ${deps.graphql!.shownUrl}${viaGraphql.truncated ? ` (only the first ${MAX_PAGES * PAGE})` : ''}`);
+            found = viaGraphql.rows.filter((row) => typeof row.value === 'string' && row.value.toUpperCase() === wanted).map((row) => row.contract);
+            warnings.push(`BDS token index unavailable; searched the token symbols indexed in GraphQL at ${deps.graphql.shownUrl}${viaGraphql.truncated ? ` (only the first ${GRAPHQL_MAX_SYMBOLS})` : ''}`);
           } else {
             source = 'state';
             const { names, truncated } = await listContractNames(deps, FALLBACK_MAX_CONTRACTS, ctx.signal);

@@ -114,7 +114,7 @@ describe('query tools: the GraphQL fallback (CHAIN_GRAPHQL)', function () {
         ? { nodes: [node('a.balances:x', 1), node('b.balances:x', 2)], pageInfo: { hasNextPage: true, endCursor: 'c1' } }
         : { nodes: [node('c.balances:x', { __fixed__: '3.50' })], pageInfo: { hasNextPage: false, endCursor: 'c2' } } } } });
       const states = new GraphqlStates(url);
-      const all = await states.byKeySuffix('.balances:x', 1000);
+      const all = await states.contractStates('.balances:x', 1000);
       assert.ok('rows' in all);
       assert.deepEqual(all.rows.map((r) => r.key), ['a.balances:x', 'b.balances:x', 'c.balances:x']);
       assert.equal(all.truncated, false);
@@ -122,7 +122,7 @@ describe('query tools: the GraphQL fallback (CHAIN_GRAPHQL)', function () {
       assert.match(requests[0]!.query, /allStates\(filter: \{key: \{endsWith: \$suffix\}\}, orderBy: KEY_ASC/);
 
       requests = [];
-      const capped = await states.byKeySuffix('.balances:x', 2);
+      const capped = await states.contractStates('.balances:x', 2);
       assert.ok('rows' in capped);
       assert.deepEqual([capped.rows.length, capped.truncated, requests.length], [2, true, 1]);
       assert.equal(requests[0]!.variables.first, 2);
@@ -132,17 +132,17 @@ describe('query tools: the GraphQL fallback (CHAIN_GRAPHQL)', function () {
       let now = 1_000;
       answer = () => ({ status: 400, body: { errors: [{ message: 'Cannot query field "allStates" on type "Query".' }] } });
       const states = new GraphqlStates(url, { now: () => now, retryAfterMs: 30_000 });
-      const first = await states.byKeySuffix('.balances:x', 10);
+      const first = await states.contractStates('.balances:x', 10);
       assert.deepEqual(first, { unavailable: `GraphQL at ${url} did not answer: Cannot query field "allStates" on type "Query".` });
-      assert.deepEqual(await states.byKeySuffix('.balances:x', 10), first);
+      assert.deepEqual(await states.contractStates('.balances:x', 10), first);
       assert.equal(requests.length, 1, 'not asked again within retryAfterMs');
       now += 30_001;
       answer = () => ({ body: { data: { allStates: { nodes: [], pageInfo: { hasNextPage: false, endCursor: null } } } } });
-      assert.deepEqual(await states.byKeySuffix('.balances:x', 10), { rows: [], truncated: false });
+      assert.deepEqual(await states.contractStates('.balances:x', 10), { rows: [], truncated: false });
 
       const port = await closedPort();
       const closed = new GraphqlStates(`http://user:secret@127.0.0.1:${port}/graphql?x=1`);
-      const down = await closed.byKeySuffix('.balances:x', 10);
+      const down = await closed.contractStates('.balances:x', 10);
       assert.deepEqual(down, { unavailable: `GraphQL at http://127.0.0.1:${port}/graphql did not answer: ECONNREFUSED` });
     });
 
@@ -156,7 +156,7 @@ describe('query tools: the GraphQL fallback (CHAIN_GRAPHQL)', function () {
       try {
         const port = (seen.address() as AddressInfo).port;
         const states = new GraphqlStates(`http://reader:p%40ss@127.0.0.1:${port}/graphql`);
-        const r = await states.byKeySuffix('.balances:x', 10);
+        const r = await states.contractStates('.balances:x', 10);
         assert.equal(authorization, `Basic ${Buffer.from('reader:p@ss').toString('base64')}`);
         assert.deepEqual(r, { unavailable: `GraphQL at http://127.0.0.1:${port}/graphql did not answer: no` });
       } finally {
@@ -167,8 +167,29 @@ describe('query tools: the GraphQL fallback (CHAIN_GRAPHQL)', function () {
     it('a caller that gives up gets its own abort, and the endpoint is not marked down', async () => {
       answer = () => ({ body: { data: { allStates: { nodes: [], pageInfo: { hasNextPage: false, endCursor: null } } } } });
       const states = new GraphqlStates(url);
-      await assert.rejects(states.byKeySuffix('.balances:x', 10, AbortSignal.abort(new Error('caller gave up'))), /caller gave up/);
-      assert.deepEqual(await states.byKeySuffix('.balances:x', 10), { rows: [], truncated: false });
+      await assert.rejects(states.contractStates('.balances:x', 10, AbortSignal.abort(new Error('caller gave up'))), /caller gave up/);
+      assert.deepEqual(await states.contractStates('.balances:x', 10), { rows: [], truncated: false });
+    });
+
+    it('get_token_balances reads an endpoint without valueNumeric by decoding the value, and skips keys that are not a contract\'s', async () => {
+      const suffix = `.balances:${A.address}`;
+      answer = () => ({ body: { data: { allStates: { nodes: [
+        { ...node(`con_a${suffix}`, { __fixed__: '3.50' }), valueNumeric: null },
+        { ...node(`con_b${suffix}`, 7), valueNumeric: null },
+        { ...node(`con_c.allowances:x${suffix}`, 9), valueNumeric: null },
+        { ...node(`con_d${suffix}`, 'not a number'), valueNumeric: null },
+      ], pageInfo: { hasNextPage: false, endCursor: null } } } } });
+      const home = await tempHome();
+      const host = await startHost(devnetConfig(home.dir, { plugins: { query: {} }, graphqlUrl: url }));
+      try {
+        const r = await host.call('get_token_balances', { address: A.address });
+        assert.equal(r.result.source, 'graphql');
+        assert.deepEqual(r.result.items.map((i: { contract: string; balance: string }) => [i.contract, i.balance]), [['con_a', '3.5'], ['con_b', '7']]);
+        assert.match(r.result.warnings.join(' '), /skipped con_d: its indexed balance is not a number/);
+      } finally {
+        await host.stop();
+        await home.remove();
+      }
     });
 
     it('tools fall back to the state scan and say why GraphQL could not answer', async () => {
