@@ -1,14 +1,15 @@
 import { sha256 } from '@noble/hashes/sha2.js';
 import { sha3_256 } from '@noble/hashes/sha3.js';
-import { CanonicalJsonError, canonicalJson, compactJson, JsonSyntaxError, parseCanonical, type JsonObject, type JsonValue } from './canonical-json.js';
-import { bytesToHex, pythonFromHex, pythonUtf8Decode, utf8Bytes } from './hashes.js';
-import { isAddress, isSignature, verify, Wallet, type KeySource } from './keys.js';
+import { canonicalJson, compactJson, type JsonObject, type JsonValue } from './canonical-json.js';
+import { bytesToHex, utf8Bytes } from './hashes.js';
+import { isAddress, Wallet, type KeySource } from './keys.js';
 import { wrapRuntimeInts } from './value-codec.js';
 
 /**
  * The signed transaction (transactions.md): canonical payload → Ed25519 signature → canonical
  * wire JSON → lowercase hex of its UTF-8, whose ASCII characters are the raw CometBFT bytes.
- * Decoding runs the node's static CheckTx checks in the node's order and with its messages.
+ * The signer always emits canonical bytes, the strictest form every node decoder accepts; the
+ * node-side admission (any well-formed JSON) lives in plugins/devnet/node/native-tx-validator.ts.
  */
 
 export type JsonInt = number | bigint;
@@ -41,7 +42,7 @@ export interface EncodedTransaction {
 
 /** A CheckTx step-1 refusal; `message` is the node's text, `log` what CheckTx reports. */
 export class TransactionValidationError extends Error {
-  constructor(message: string, readonly detail?: string) {
+  constructor(message: string) {
     super(message);
     this.name = 'TransactionValidationError';
   }
@@ -120,97 +121,6 @@ export function encodeTransaction(tx: SignedTransaction): EncodedTransaction {
 export function cometTxHash(raw: string | Uint8Array): string {
   const bytes = typeof raw === 'string' ? new TextEncoder().encode(raw) : raw;
   return bytesToHex(sha256(bytes)).toUpperCase();
-}
-
-export interface TxValidationOptions {
-  chainId: string;
-  /** CometBFT mempool `max_tx_bytes`; omitted = no size check. */
-  maxTxBytes?: number;
-  /** Reject `chi_supplied = 0` as the native validator does (default true; see transactions.md §1.2). */
-  rejectZeroChi?: boolean;
-}
-
-/**
- * CheckTx step 1 on raw bytes (a hex string is taken as the raw bytes' text): size, hex/UTF-8/
- * JSON decode, canonical check, key sets, field formats, signature, chain id, submission name.
- * Returns the transaction and its CometBFT hash, or throws TransactionValidationError.
- */
-export function decodeAndValidateTx(raw: string | Uint8Array, options: TxValidationOptions): { tx: SignedTransaction; hash: string; json: string } {
-  const bytes = typeof raw === 'string' ? new TextEncoder().encode(raw) : raw;
-  if (options.maxTxBytes !== undefined && bytes.length > options.maxTxBytes) {
-    throw new TransactionValidationError(`Transaction exceeds maximum configured size of ${options.maxTxBytes} bytes`);
-  }
-  const json = decodeText(bytes);
-  const tx = validateStatic(json, options);
-  return { tx, hash: cometTxHash(bytes), json };
-}
-
-function decodeText(bytes: Uint8Array): string {
-  let json: string;
-  try {
-    json = pythonUtf8Decode(pythonFromHex(pythonUtf8Decode(bytes)));
-  } catch (err) {
-    throw new TransactionValidationError((err as Error).message);
-  }
-  return json;
-}
-
-function validateStatic(json: string, options: TxValidationOptions): SignedTransaction {
-  const fail = (message: string, detail?: string): never => { throw new TransactionValidationError(message, detail); };
-  let tx: JsonValue;
-  try {
-    tx = parseCanonical(json);
-  } catch (err) {
-    if (err instanceof CanonicalJsonError) return fail(err.message, `${err.path}: ${err.reason}`);
-    if (err instanceof JsonSyntaxError) return fail(err.message);
-    throw err;
-  }
-  if (!isObject(tx)) return fail(pythonSubscriptError(tx));
-  if (!('payload' in tx)) return fail('Invalid payload');
-
-  // check_tx_keys
-  const metadata = tx['metadata'];
-  if (!isObject(metadata) || Object.keys(metadata).length === 0) return fail('Metadata is missing');
-  if (Object.keys(metadata).length !== 1) return fail('Wrong number of metadata entries');
-  const payload = tx['payload'];
-  if (!isObject(payload) || Object.keys(payload).length === 0) return fail('Payload is missing');
-  if (Object.keys(payload).some((k) => !(PAYLOAD_KEYS as readonly string[]).includes(k))) return fail('Payload keys are not valid');
-  // The node's four required keys also count null and "" as missing; the devnet adds 0 chi
-  // (native validator) and reports the other absent keys the same way (transactions.md §1.2).
-  for (const key of ['sender', 'contract', 'function', 'chi_supplied', 'nonce', 'kwargs', 'chain_id']) {
-    const v = payload[key];
-    const required = key === 'sender' || key === 'contract' || key === 'function' || key === 'chi_supplied';
-    const empty = !(key in payload) || (required && (v === null || v === ''));
-    const zeroChi = key === 'chi_supplied' && options.rejectZeroChi !== false && (v === 0 || v === 0n);
-    if (empty || zeroChi) return fail(`Payload key '${key}' is missing`);
-  }
-
-  // check_format
-  if (Object.keys(tx).length !== 2 || !('metadata' in tx)) return fail('Transaction has unexpected or missing keys');
-  const wellFormed =
-    isSignature(metadata['signature']) && isAddress(payload['sender']) && isU64(payload['nonce']) &&
-    isU64(payload['chi_supplied']) && typeof payload['contract'] === 'string' && IDENTIFIER.test(payload['contract']) &&
-    typeof payload['function'] === 'string' && IDENTIFIER.test(payload['function']) && isObject(payload['kwargs']) &&
-    Object.keys(payload['kwargs']).every((k) => IDENTIFIER.test(k)) && typeof payload['chain_id'] === 'string';
-  if (!wellFormed) return fail('Transaction has wrongly formatted dictionary');
-
-  const signed = tx as unknown as SignedTransaction;
-  if (!verify(signed.payload.sender.toLowerCase(), canonicalPayload(signed.payload), signed.metadata.signature.toLowerCase())) {
-    return fail('Bad signature');
-  }
-  if (signed.payload.chain_id !== options.chainId) return fail('Wrong chain_id');
-  if (signed.payload.contract === 'submission' && signed.payload.function === 'submit_contract' && !isSubmissionName(signed.payload.kwargs['name'])) {
-    return fail('Transaction contract name is invalid');
-  }
-  return signed;
-}
-
-/** What Python says when `tx["payload"]` is tried on a JSON document that is not an object. */
-function pythonSubscriptError(v: JsonValue): string {
-  if (Array.isArray(v)) return 'list indices must be integers or slices, not str';
-  if (typeof v === 'string') return "string indices must be integers, not 'str'";
-  const type = v === null ? 'NoneType' : typeof v === 'boolean' ? 'bool' : 'int';
-  return `'${type}' object is not subscriptable`;
 }
 
 /** Block metadata FinalizeBlock attaches before execution (transactions.md §5). */

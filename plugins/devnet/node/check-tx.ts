@@ -1,15 +1,17 @@
 import { createHash } from 'node:crypto';
 import { ChainDecimal } from '../../../core/chain/decimal.js';
-import { decodeAndValidateTx, TransactionValidationError, type SignedTransaction } from '../../../core/chain/transaction.js';
+import { TransactionValidationError, type SignedTransaction } from '../../../core/chain/transaction.js';
 import { decodeValue } from '../../../core/chain/value-codec.js';
 import type { ChainValue } from '../../../core/chain/values.js';
+import { decodeAndValidateNative } from './native-tx-validator.js';
 import type { NodeConfig } from './node-config.js';
 import { NonceError, type NonceReservations } from './nonce-reservations.js';
 import { decodeStateText } from './state-reader.js';
 import type { TextStateReader } from './state-store.js';
 
 /**
- * Mempool admission (transactions.md §6), in the node's order: static decode and validation,
+ * Mempool admission (transactions.md §6), in the node's order: static decode and validation
+ * (the native validator of the production image, native-tx-validator.ts),
  * the fee policy's balance rule, then — only if everything else passed — the nonce
  * reservation. A refusal is `code 1` with `log = "TransactionException: <message>"`.
  */
@@ -64,7 +66,7 @@ export function checkTx(raw: Uint8Array, ctx: CheckTxContext, dryRun = false, sh
   const refuse = (message: string): CheckTxResult => ({ code: 1, log: `TransactionException: ${message}`, hash, sha256: sha });
   let tx: SignedTransaction;
   try {
-    tx = decodeAndValidateTx(raw, { chainId: ctx.chainId, maxTxBytes: ctx.config.max_tx_bytes }).tx;
+    tx = decodeAndValidateNative(raw, { chainId: ctx.chainId, maxTxBytes: ctx.config.max_tx_bytes }).tx;
   } catch (err) {
     if (err instanceof TransactionValidationError) return refuse(err.message);
     return refuse(err instanceof Error ? err.message : String(err));

@@ -1,9 +1,10 @@
-import { decodeAndValidateTx, executionHash, TransactionValidationError, type SignedTransaction } from '../../../core/chain/transaction.js';
+import { executionHash, type SignedTransaction } from '../../../core/chain/transaction.js';
 import type { ExecTxResult } from '../../../core/chain/rpc/cometbft-types.js';
 import { ChainDatetime } from '../../../core/chain/values.js';
 import type { BlockEnv, ExecuteOptions, ExecutionOutcome, SignedTx, StateReader } from '../engine/types.js';
 import { committedNonce } from './check-tx.js';
 import { executionOutput, execTxResult, rejectedTxResult } from './execution-output.js';
+import { decodeAndValidateNative } from './native-tx-validator.js';
 import { BlockOverlay, DecodingStateReader, encodeStateText } from './state-reader.js';
 import type { TextStateReader } from './state-store.js';
 
@@ -48,9 +49,6 @@ export interface FinalizeOutput {
   overlay: BlockOverlay;
 }
 
-// Messages of the key-set, format and signature checks: the tx decoded but is not valid.
-const VALIDATION_MESSAGES = /^(Metadata is missing|Wrong number of metadata entries|Payload is missing|Payload keys are not valid|Payload key '.*' is missing|Transaction has .*|Bad signature|Wrong chain_id|Transaction contract name is invalid|Invalid payload)$/;
-
 export function finalizeTxs(input: FinalizeInput): FinalizeOutput {
   const overlay = new BlockOverlay(input.state);
   const reader = new DecodingStateReader(overlay);
@@ -60,11 +58,11 @@ export function finalizeTxs(input: FinalizeInput): FinalizeOutput {
     const started = performance.now();
     let tx: SignedTransaction;
     try {
-      tx = btx.checked ?? decodeAndValidateTx(btx.raw, { chainId: input.chainId, maxTxBytes: input.maxTxBytes }).tx;
+      tx = btx.checked ?? decodeAndValidateNative(btx.raw, { chainId: input.chainId, maxTxBytes: input.maxTxBytes }).tx;
     } catch (err) {
+      // finalize_block.py: every static refusal (size, decode, validation) is a decoding error.
       const message = err instanceof Error ? err.message : String(err);
-      const invalid = err instanceof TransactionValidationError && VALIDATION_MESSAGES.test(message);
-      outcomes.push({ result: rejectedTxResult(`${invalid ? 'Invalid transaction in block' : 'Error decoding transaction'}: ${message}`) });
+      outcomes.push({ result: rejectedTxResult(`Error decoding transaction: ${message}`) });
       continue;
     }
     const committed = committedNonce(overlay, tx.payload.sender);

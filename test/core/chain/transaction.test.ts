@@ -1,14 +1,12 @@
 import assert from 'node:assert/strict';
-import { canonicalJson, parseJsonExact, type JsonObject } from '../../../core/chain/canonical-json.js';
+import { parseCanonical, parseJsonExact, type JsonObject } from '../../../core/chain/canonical-json.js';
 import { sign } from '../../../core/chain/keys.js';
 import {
   canonicalPayload,
   cometTxHash,
-  decodeAndValidateTx,
   encodeTransaction,
   executionHash,
   signTransaction,
-  TransactionValidationError,
   type TxPayload,
 } from '../../../core/chain/transaction.js';
 
@@ -88,107 +86,16 @@ describe('execution hash (§5)', () => {
   });
 });
 
-describe('decodeAndValidateTx (CheckTx step 1, §6)', () => {
-  const options = { chainId: 'xian-local-1', maxTxBytes: 4194304 };
-  const valid = encodeTransaction(signTransaction(numericKeys, SEED_01));
-  const payloadText = canonicalPayload(numericKeys);
-  const sig = valid.tx.metadata.signature;
-  const wireOf = (payload: string, metadata = `{"signature":"${sig}"}`) => hex(`{"metadata":${metadata},"payload":${payload}}`);
-
-  function refused(raw: string | Uint8Array, message: string, opts: Partial<typeof options> & { rejectZeroChi?: boolean } = {}): void {
-    assert.throws(() => decodeAndValidateTx(raw, { ...options, ...opts }), (err: unknown) => {
-      assert.ok(err instanceof TransactionValidationError, String(err));
-      assert.equal(err.message, message);
-      assert.equal(err.log, `TransactionException: ${message}`);
-      return true;
-    });
-  }
-
-  it('accepts a valid transaction as hex text or raw bytes and returns its CometBFT hash', () => {
-    const fromText = decodeAndValidateTx(valid.hex, options);
-    assert.equal(fromText.hash, valid.hash);
-    assert.equal(fromText.json, valid.json);
-    assert.equal(canonicalJson(fromText.tx as unknown as JsonObject), valid.json);
-    assert.equal(decodeAndValidateTx(new TextEncoder().encode(valid.hex), options).hash, valid.hash);
-  });
-
-  it('accepts upper-case hex as bytes.fromhex does (the hash is of the bytes received)', () => {
-    const upper = valid.hex.toUpperCase();
-    assert.equal(decodeAndValidateTx(upper, options).hash, cometTxHash(upper));
-  });
-
-  it('refuses oversized transactions before decoding', () => {
-    refused(valid.hex, 'Transaction exceeds maximum configured size of 100 bytes', { maxTxBytes: 100 });
-  });
-
-  it('reports decode failures with Python messages', () => {
-    refused('zz', 'non-hexadecimal number found in fromhex() arg at position 0');
-    refused('7b2', 'non-hexadecimal number found in fromhex() arg at position 3');
-    refused('ff', "'utf-8' codec can't decode byte 0xff in position 0: invalid start byte");
-    refused(new Uint8Array([0x37, 0xff]), "'utf-8' codec can't decode byte 0xff in position 1: invalid start byte");
-    refused(hex('{"metadata"'), "Expecting ':' delimiter: line 1 column 12 (char 11)");
-  });
-
-  it('refuses bytes that are not canonical', () => {
-    refused(hex(valid.json.replace('"payload":', '"payload": ')), 'Transaction bytes are not canonical');
-    refused(wireOf(payloadText.replace('"nonce":7', '"nonce":7.0')), 'Transaction bytes are not canonical');
-    refused(wireOf(payloadText.replace('{"data":', '{"x":1.5,"data":')), 'Transaction bytes are not canonical');
-    refused(hex(`{"payload":${payloadText},"metadata":{"signature":"${sig}"}}`), 'Transaction bytes are not canonical');
-  });
-
-  it('checks metadata and payload keys in the node order and words', () => {
-    refused(hex(`{"payload":${payloadText}}`), 'Metadata is missing');
-    refused(hex(`{"metadata":{},"payload":${payloadText}}`), 'Metadata is missing');
-    refused(wireOf(payloadText, `{"a":1,"signature":"${sig}"}`), 'Wrong number of metadata entries');
-    refused(hex(`{"metadata":{"signature":"${sig}"}}`), 'Invalid payload');
-    refused(wireOf('{}'), 'Payload is missing');
-    refused(wireOf(payloadText.replace('"chain_id"', '"a":1,"chain_id"')), 'Payload keys are not valid');
-    refused(wireOf(payloadText.replace(/,"nonce":7/, '')), "Payload key 'nonce' is missing");
-    refused(wireOf(payloadText.replace(/,"sender":"[0-9a-f]+"/, '')), "Payload key 'sender' is missing");
-    refused(wireOf(payloadText.replace('"contract":"con_probe"', '"contract":""')), "Payload key 'contract' is missing");
-    refused(wireOf(payloadText.replace('"chi_supplied":100', '"chi_supplied":0')), "Payload key 'chi_supplied' is missing");
-    refused(wireOf(payloadText.replace('"chi_supplied":100', '"chi_supplied":null')), "Payload key 'chi_supplied' is missing");
-    refused(hex('[1]'), 'list indices must be integers or slices, not str');
-    refused(wireOf(payloadText.replace('"nonce":7', '"nonce":null')), 'Transaction has wrongly formatted dictionary');
-    const noChain = canonicalPayload({ ...numericKeys, chain_id: '' });
-    refused(wireOf(noChain, `{"signature":"${sign(SEED_01, noChain)}"}`), 'Wrong chain_id');
-  });
-
-  it('refuses wrongly typed fields, booleans as integers included', () => {
-    refused(wireOf(payloadText.replace('"nonce":7', '"nonce":true')), 'Transaction has wrongly formatted dictionary');
-    refused(wireOf(payloadText.replace('"nonce":7', '"nonce":-1')), 'Transaction has wrongly formatted dictionary');
-    refused(wireOf(payloadText.replace('"function":"run"', '"function":"1run"')), 'Transaction has wrongly formatted dictionary');
-    refused(wireOf(payloadText, '{"signature":"abc"}'), 'Transaction has wrongly formatted dictionary');
-    refused(wireOf(payloadText, `{"sig":"${sig}"}`), 'Transaction has wrongly formatted dictionary');
-    refused(hex(`{"extra":1,"metadata":{"signature":"${sig}"},"payload":${payloadText}}`), 'Transaction has unexpected or missing keys');
-  });
-
-  it('checks the signature, then the chain id', () => {
-    const flipped = (sig[0] === '0' ? '1' : '0') + sig.slice(1);
-    refused(wireOf(payloadText, `{"signature":"${flipped}"}`), 'Bad signature');
-    refused(wireOf(payloadText.replace('"nonce":7', '"nonce":8')), 'Bad signature');
-    refused(valid.hex, 'Wrong chain_id', { chainId: 'chain-local-1' });
-    assert.doesNotThrow(() => decodeAndValidateTx(wireOf(payloadText, `{"signature":"${sig.toUpperCase()}"}`), options));
-  });
-
-  it('refuses contract submissions with an invalid name after a valid signature', () => {
-    const payload: TxPayload = { ...numericKeys, contract: 'submission', function: 'submit_contract', kwargs: { name: 'token', code: 'x' } };
-    const text = canonicalPayload(payload);
-    refused(wireOf(text, `{"signature":"${sign(SEED_01, text)}"}`), 'Transaction contract name is invalid');
-    const ok = { ...payload, kwargs: { name: 'con_token', code: 'x' } };
-    assert.doesNotThrow(() => decodeAndValidateTx(encodeTransaction(signTransaction(ok, SEED_01)).hex, options));
-  });
-
-  it('lets chi_supplied 0 through only when asked to follow the Python fallback', () => {
-    const payload = canonicalPayload({ ...numericKeys, chi_supplied: 0 });
-    const raw = wireOf(payload, `{"signature":"${sign(SEED_01, payload)}"}`);
-    refused(raw, "Payload key 'chi_supplied' is missing");
-    assert.doesNotThrow(() => decodeAndValidateTx(raw, { ...options, rejectZeroChi: false }));
-  });
-
-  it('keeps u64 integers exact', () => {
-    const payload = canonicalPayload({ ...numericKeys, chi_supplied: 18446744073709551615n });
-    const raw = wireOf(payload, `{"signature":"${sign(SEED_01, payload)}"}`);
-    assert.equal(decodeAndValidateTx(raw, options).tx.payload.chi_supplied, 18446744073709551615n);
+describe('our signer emits canonical bytes, the strictest form every node decoder accepts (§2, §4)', () => {
+  it('re-serialises to itself: code-point key order, raw UTF-8, no whitespace', () => {
+    const payload: TxPayload = {
+      ...numericKeys,
+      kwargs: { data: { '😀': 3, '\uE000': 2, 'é': 1 }, memo: 'bob-ü→😀 "q" \\ \n', big: 18446744073709551615n, neg: -5 } as unknown as JsonObject,
+    };
+    const encoded = encodeTransaction(signTransaction(payload, SEED_01));
+    assert.doesNotThrow(() => parseCanonical(encoded.json));
+    assert.ok(encoded.json.includes('"data":{"é":1,"\uE000":2,"😀":3}'), encoded.json);
+    assert.ok(!/\\u[0-9a-f]{4}/.test(encoded.json.replace('\\n', '')), 'non-ASCII travels raw, not escaped');
+    assert.equal(encoded.hex, hex(encoded.json));
   });
 });
