@@ -48,6 +48,11 @@ export class EventBus {
     return this.subs.size;
   }
 
+  /** Distinct subscribers holding at least one subscription (CometBFT's `EventBus.NumClients`). */
+  get clientCount(): number {
+    return new Set([...this.subs.values()].map((s) => s.subscriber)).size;
+  }
+
   get hasSubscribers(): boolean {
     return this.subs.size > 0;
   }

@@ -6,22 +6,24 @@ import { rpcErrorBody, type DevnetRpc } from './devnet-rpc.js';
 import type { EventBus } from './event-bus.js';
 import { jsonText } from './json-text.js';
 import { argsFromUri, RPC_METHODS, WEBSOCKET_METHODS } from './rpc-params.js';
+import { BodyTooLargeError, rpcLimits, type RpcLimits } from './rpc-limits.js';
 import { WebSocketSession } from './websocket-session.js';
 
 /**
  * The node RPC as CometBFT serves it on :26657 (cometbft-rpc.md §1-3): URI requests
  * (`GET|POST /<method>?<param>=<value>`, form bodies too), JSON-RPC (`POST /`, single or batch)
  * and JSON-RPC over WebSocket at `/websocket` with subscriptions. Bodies are pretty-printed
- * JSON; URI errors answer HTTP 500 with the JSON-RPC error envelope.
+ * JSON; URI errors answer HTTP 500 with the JSON-RPC error envelope. Bodies, batches,
+ * connections and subscriptions are capped as CometBFT caps them (rpc-limits.ts).
  */
-const MAX_BODY = 8 * 1024 * 1024;
-
 export class RpcServer {
   private readonly server: http.Server;
   private readonly wss: WebSocketServer;
   private readonly sessions = new Set<WebSocketSession>();
+  private readonly limits: RpcLimits;
 
-  constructor(private readonly rpc: DevnetRpc, private readonly events: EventBus, private readonly logger: Logger) {
+  constructor(private readonly rpc: DevnetRpc, private readonly events: EventBus, private readonly logger: Logger, limits: Partial<RpcLimits> = {}) {
+    this.limits = rpcLimits(limits);
     this.server = http.createServer((req, res) => {
       this.serve(req, res).catch((err) => {
         this.logger.error('rpc request failed', { error: err instanceof Error ? err.message : String(err) });
@@ -29,14 +31,16 @@ export class RpcServer {
       });
     });
     this.server.keepAliveTimeout = 10_000;
-    this.wss = new WebSocketServer({ noServer: true, maxPayload: MAX_BODY });
+    // CometBFT's max_open_connections (a LimitListener): HTTP and WebSocket sockets together.
+    this.server.maxConnections = this.limits.maxOpenConnections;
+    this.wss = new WebSocketServer({ noServer: true, maxPayload: this.limits.maxBodyBytes });
     this.server.on('upgrade', (req, socket, head) => {
       if (new URL(req.url ?? '/', 'http://x').pathname !== '/websocket') {
         socket.destroy();
         return;
       }
       this.wss.handleUpgrade(req, socket, head, (ws) => {
-        const session = new WebSocketSession(ws, this.rpc, this.events, this.logger);
+        const session = new WebSocketSession(ws, this.rpc, this.events, this.logger, this.limits);
         this.sessions.add(session);
         ws.on('close', () => this.sessions.delete(session));
       });
@@ -73,7 +77,10 @@ export class RpcServer {
     let params = url.searchParams;
     if (req.method === 'POST' && /application\/x-www-form-urlencoded/i.test(req.headers['content-type'] ?? '')) {
       // Go's FormValue: URL query first, then the form body.
-      const body = new URLSearchParams((await readBody(req)).toString('utf8'));
+      const raw = await readBody(req, this.limits.maxBodyBytes).catch((err: unknown) => err);
+      if (raw instanceof BodyTooLargeError) return this.refuseBody(res);
+      if (raw instanceof Error) throw raw;
+      const body = new URLSearchParams((raw as Buffer).toString('utf8'));
       params = new URLSearchParams([...body, ...url.searchParams]);
     }
     try {
@@ -87,12 +94,17 @@ export class RpcServer {
   private async serveJsonRpc(req: http.IncomingMessage, res: http.ServerResponse): Promise<void> {
     let body: unknown;
     try {
-      body = JSON.parse((await readBody(req)).toString('utf8'));
+      body = JSON.parse((await readBody(req, this.limits.maxBodyBytes)).toString('utf8'));
     } catch (err) {
+      if (err instanceof BodyTooLargeError) return this.refuseBody(res);
       return send(res, 500, { jsonrpc: '2.0', id: null, error: { code: -32700, message: 'Parse error', data: `error unmarshaling request: ${(err as Error).message}` } });
     }
     const batch = Array.isArray(body);
     const requests = batch ? (body as unknown[]) : [body];
+    if (requests.length > this.limits.maxBatchSize) {
+      const data = `batch request exceeds maximum (${this.limits.maxBatchSize}) allowed number of requests`;
+      return send(res, 500, { jsonrpc: '2.0', id: null, error: { code: -32600, message: 'Invalid Request', data } });
+    }
     const responses: unknown[] = [];
     for (const request of requests) {
       const r = request as { jsonrpc?: unknown; id?: unknown; method?: unknown; params?: unknown } | null;
@@ -114,19 +126,35 @@ export class RpcServer {
     if (responses.length === 0) return sendText(res, 200, '');
     send(res, 200, batch ? responses : responses[0]);
   }
+
+  /** CometBFT: `-32600` with `error reading request body: http: request body too large`. */
+  private refuseBody(res: http.ServerResponse): void {
+    const data = `error reading request body: ${new BodyTooLargeError().message}`;
+    send(res, 500, { jsonrpc: '2.0', id: null, error: { code: -32600, message: 'Invalid Request', data } });
+  }
 }
 
-function readBody(req: http.IncomingMessage): Promise<Buffer> {
+/**
+ * The body, or BodyTooLargeError as soon as it (or its declared length) passes `max`; the rest
+ * is then discarded unread, up to a bound, so the answer still reaches the client.
+ */
+function readBody(req: http.IncomingMessage, max: number): Promise<Buffer> {
   return new Promise((resolve, reject) => {
+    const tooLarge = () => {
+      reject(new BodyTooLargeError());
+      let discarded = 0;
+      req.removeAllListeners('data');
+      req.on('data', (c: Buffer) => {
+        discarded += c.length;
+        if (discarded > 16 * max) req.destroy();
+      });
+    };
+    if (Number(req.headers['content-length'] ?? 0) > max) return tooLarge();
     const chunks: Buffer[] = [];
     let size = 0;
     req.on('data', (c: Buffer) => {
       size += c.length;
-      if (size > MAX_BODY) {
-        reject(new Error(`request body exceeds ${MAX_BODY} bytes`));
-        req.destroy();
-        return;
-      }
+      if (size > max) return tooLarge();
       chunks.push(c);
     });
     req.on('end', () => resolve(Buffer.concat(chunks)));
@@ -135,6 +163,7 @@ function readBody(req: http.IncomingMessage): Promise<Buffer> {
 }
 
 function send(res: http.ServerResponse, status: number, body: unknown): void {
+  if (res.headersSent) return;
   const text = jsonText(body, 2);
   res.writeHead(status, { 'Content-Type': 'application/json', 'Content-Length': Buffer.byteLength(text) });
   res.end(text);

@@ -4,21 +4,25 @@ import { rpcErrorBody, type DevnetRpc } from './devnet-rpc.js';
 import type { EventBus } from './event-bus.js';
 import { EventQueryError } from './event-query.js';
 import { jsonText } from './json-text.js';
+import type { RpcLimits } from './rpc-limits.js';
 
 /**
  * One `/websocket` client (cometbft-rpc.md §5): JSON-RPC requests, `subscribe` (first reply
  * `{}` with the request id, then every matching event as `{query, data, events}` under that
- * id), `unsubscribe`, `unsubscribe_all`. Limits as CometBFT's defaults: 5 subscriptions per
- * client; a client that stops reading (16 MiB buffered) is disconnected.
+ * id), `unsubscribe`, `unsubscribe_all`. `subscribe` checks CometBFT's limits in its order
+ * (rpc/core/events.go): subscribing clients on the node, subscriptions of this client, query
+ * length; a client that stops reading (16 MiB buffered) is disconnected.
  */
-const MAX_SUBSCRIPTIONS = 5;
 const MAX_BUFFERED = 16 * 1024 * 1024;
 let sessionIds = 0;
 
 export class WebSocketSession {
   private readonly subscriber = `ws-${++sessionIds}`;
 
-  constructor(private readonly ws: WebSocket, private readonly rpc: DevnetRpc, private readonly events: EventBus, private readonly logger: Logger) {
+  constructor(
+    private readonly ws: WebSocket, private readonly rpc: DevnetRpc, private readonly events: EventBus, private readonly logger: Logger,
+    private readonly limits: Pick<RpcLimits, 'maxSubscriptionClients' | 'maxSubscriptionsPerClient' | 'maxQueryLength'>,
+  ) {
     ws.on('message', (data) => void this.onMessage(data.toString()));
     ws.on('close', () => this.events.unsubscribeAll(this.subscriber));
     ws.on('error', () => this.events.unsubscribeAll(this.subscriber));
@@ -64,8 +68,11 @@ export class WebSocketSession {
     const query = queryParam(params);
     switch (method) {
       case 'subscribe': {
+        const { maxSubscriptionClients, maxSubscriptionsPerClient, maxQueryLength } = this.limits;
+        if (this.events.clientCount >= maxSubscriptionClients) throw new Error(`max_subscription_clients ${maxSubscriptionClients} reached`);
+        if (this.events.find(this.subscriber).length >= maxSubscriptionsPerClient) throw new Error(`max_subscriptions_per_client ${maxSubscriptionsPerClient} reached`);
+        if (query.length > maxQueryLength) throw new Error('maximum query length exceeded');
         if (this.events.find(this.subscriber, query).length > 0) throw new Error('already subscribed');
-        if (this.events.find(this.subscriber).length >= MAX_SUBSCRIPTIONS) throw new Error(`max_subscriptions_per_client ${MAX_SUBSCRIPTIONS} reached`);
         try {
           this.events.subscribe(this.subscriber, query, (event) => this.send({ jsonrpc: '2.0', id, result: event }));
         } catch (err) {

@@ -1,0 +1,130 @@
+import assert from 'node:assert/strict';
+import net from 'node:net';
+import WebSocket from 'ws';
+import { DEFAULT_RPC_LIMITS } from '../../../../plugins/devnet/node/rpc-limits.js';
+import { openDevnet, waitFor } from './devnet-fixture.js';
+
+type Opened = Awaited<ReturnType<typeof openDevnet>>;
+
+/**
+ * CometBFT's `[rpc]` caps (issue #19 items 4 and 9): a body is at most max_body_bytes
+ * (1,000,000), a JSON-RPC batch at most max_request_batch_size (10) calls, at most
+ * max_subscription_clients (100) WebSocket clients subscribe, at most max_open_connections
+ * (900) sockets are open. Each is tested at its default, one past the cap.
+ */
+describe('devnet RPC resource caps (CometBFT [rpc] defaults)', function () {
+  this.timeout(60_000);
+  let opened: Opened;
+  let url: string;
+  let wsUrl: string;
+
+  before(async () => {
+    opened = await openDevnet();
+    ({ rpcUrl: url, websocketUrl: wsUrl } = await opened.devnet.listen({ port: 0, metricsPort: null }));
+  });
+  after(async () => opened.close());
+
+  const postText = async (body: string) => {
+    const res = await fetch(url, { method: 'POST', headers: { 'Content-Type': 'application/json' }, body });
+    return { status: res.status, body: await res.json() as any };
+  };
+
+  it('has the CometBFT defaults', () => {
+    assert.deepEqual({ ...DEFAULT_RPC_LIMITS }, {
+      maxBodyBytes: 1_000_000, maxBatchSize: 10, maxOpenConnections: 900, maxSubscriptionClients: 100, maxSubscriptionsPerClient: 5, maxQueryLength: 512,
+    });
+  });
+
+  it('a body of max_body_bytes is read; one byte more is refused with -32600 and the node keeps answering', async () => {
+    const call = '{"jsonrpc":"2.0","id":1,"method":"health","params":{}}';
+    const fits = call + ' '.repeat(1_000_000 - call.length);
+    assert.deepEqual((await postText(fits)).body, { jsonrpc: '2.0', id: 1, result: {} });
+    const over = await postText(fits + ' ');
+    assert.equal(over.status, 500);
+    assert.deepEqual(over.body, { jsonrpc: '2.0', id: null, error: { code: -32600, message: 'Invalid Request', data: 'error reading request body: http: request body too large' } });
+    const form = await fetch(`${url}/health`, { method: 'POST', headers: { 'Content-Type': 'application/x-www-form-urlencoded' }, body: `x=${'a'.repeat(1_000_000)}` });
+    assert.equal(((await form.json()) as any).error.code, -32600, 'URI requests with form bodies too');
+    assert.equal((await (await fetch(`${url}/health`)).json() as any).result !== undefined, true);
+  });
+
+  it('a batch of max_request_batch_size calls is served; one more is refused whole', async () => {
+    const batch = (n: number) => JSON.stringify(Array.from({ length: n }, (_, i) => ({ jsonrpc: '2.0', id: i, method: 'health', params: {} })));
+    const ten = await postText(batch(10));
+    assert.equal(ten.body.length, 10);
+    const eleven = await postText(batch(11));
+    assert.equal(eleven.status, 500);
+    assert.deepEqual(eleven.body, { jsonrpc: '2.0', id: null, error: { code: -32600, message: 'Invalid Request', data: 'batch request exceeds maximum (10) allowed number of requests' } });
+  });
+
+  it('at most 100 WebSocket clients hold subscriptions (the 101st gets max_subscription_clients), 5 each, queries ≤ 512 bytes', async () => {
+    const clients: WebSocket[] = [];
+    const subscribe = async (ws: WebSocket, id: number, query: string) => {
+      const reply = new Promise<any>((resolve) => ws.once('message', (d) => resolve(JSON.parse(d.toString()))));
+      ws.send(JSON.stringify({ jsonrpc: '2.0', id, method: 'subscribe', params: { query } }));
+      return reply;
+    };
+    try {
+      for (let i = 0; i < 101; i++) {
+        const ws = new WebSocket(wsUrl);
+        await new Promise((resolve, reject) => ws.once('open', resolve).once('error', reject));
+        clients.push(ws);
+      }
+      for (let i = 0; i < 100; i++) assert.deepEqual((await subscribe(clients[i]!, i, "tm.event='NewBlock'")).result, {}, `client ${i}`);
+      const refused = await subscribe(clients[100]!, 100, "tm.event='NewBlock'");
+      assert.equal(refused.error.code, -32603);
+      assert.equal(refused.error.data, 'max_subscription_clients 100 reached');
+      // The client cap is checked first, so with 100 subscribing clients even they cannot add more.
+      assert.equal((await subscribe(clients[0]!, 400, "tm.event='Tx'")).error.data, 'max_subscription_clients 100 reached');
+      clients[0]!.close();
+      clients[1]!.close();
+      await waitFor(async () => (await subscribe(clients[100]!, 101, "tm.event='NewBlock'")).result, 5000, 'a freed client slot');
+      const own = clients[100]!;
+      for (let i = 0; i < 4; i++) assert.deepEqual((await subscribe(own, 200 + i, `tm.event='Tx' AND tx.height=${i + 1}`)).result, {});
+      assert.equal((await subscribe(own, 300, "tm.event='Tx'")).error.data, 'max_subscriptions_per_client 5 reached');
+    } finally {
+      for (const ws of clients) ws.terminate();
+    }
+    const fresh = new WebSocket(wsUrl);
+    await new Promise((resolve) => fresh.once('open', resolve));
+    await waitFor(async () => {
+      const reply = new Promise<any>((resolve) => fresh.once('message', (d) => resolve(JSON.parse(d.toString()))));
+      fresh.send(JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'subscribe', params: { query: `tm.event='Tx' AND x.y='${'a'.repeat(520)}'` } }));
+      const r = await reply;
+      return r.error?.data === 'maximum query length exceeded' ? r : undefined;
+    }, 5000, 'the query-length refusal');
+    fresh.terminate();
+  });
+
+  it('at most 900 sockets are open; the 901st is closed unanswered and the node serves again once one closes', async () => {
+    const own = await openDevnet(); // no pooled fetch connections of the other tests
+    const ownUrl = (await own.devnet.listen({ port: 0, metricsPort: null })).rpcUrl;
+    const { port } = new URL(ownUrl);
+    const connect = () => new Promise<net.Socket>((resolve, reject) => {
+      const s = net.connect(Number(port), '127.0.0.1', () => resolve(s));
+      s.once('error', reject);
+    });
+    const ask = (s: net.Socket) => new Promise<string>((resolve) => {
+      let text = '';
+      s.on('data', (d) => { text += d.toString(); if (text.includes('\r\n\r\n')) resolve(text); });
+      s.once('close', () => resolve(text));
+      s.write('GET /health HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n');
+    });
+    const held: net.Socket[] = [];
+    try {
+      for (let i = 0; i < 900; i++) held.push(await connect());
+      assert.match(await ask(held[899]!), /^HTTP\/1.1 200/, 'the 900th is served');
+      const extra = await connect().catch(() => undefined);
+      assert.equal(extra ? await ask(extra) : '', '', 'the 901st gets no answer');
+      held.pop()!.destroy();
+      await waitFor(async () => {
+        const again = await connect();
+        const answer = await ask(again);
+        again.destroy();
+        return /^HTTP\/1.1 200/.test(answer);
+      }, 5000, 'a freed slot to be served');
+    } finally {
+      for (const s of held) s.destroy();
+      await own.close();
+    }
+  });
+});
