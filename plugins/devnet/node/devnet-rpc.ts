@@ -7,8 +7,10 @@ import type { DevnetNode } from './devnet-node.js';
 import { MempoolError } from './mempool.js';
 import { argsFromJson, intArg, RPC_METHODS, WEBSOCKET_METHODS, type RpcArgs } from './rpc-params.js';
 import {
-  blockAt, blockByHash, blockchain, blockResults, commitAt, internal, resolveHeight, txByHash, txSearch, validators,
+  blockAt, blockByHash, blockchain, blockResults, blockSearch, commitAt, internal, resolveHeight, txByHash, txSearch, validators,
 } from './rpc-blocks.js';
+import { broadcastEvidence } from './rpc-evidence.js';
+import { genesisChunk } from './rpc-genesis-chunks.js';
 
 /**
  * CometBFT 0.38's RPC over the devnet node: one dispatcher, `handle(method, params)`, with
@@ -48,6 +50,7 @@ export class DevnetRpc {
       case 'status': return this.status();
       case 'net_info': return { listening: true, listeners: ['Listener(@tcp://127.0.0.1:26656)'], n_peers: '0', peers: [] };
       case 'genesis': return { genesis: node.genesis };
+      case 'genesis_chunked': return genesisChunk(node.genesis, intArg(args, 'chunk'));
       case 'abci_info': {
         const latest = store.latest();
         return { response: { data: 'chainhost-devnet', version: NODE_VERSION, app_version: '0', last_block_height: String(store.height), last_block_app_hash: latest ? Buffer.from(latest.app_hash, 'hex').toString('base64') : null } };
@@ -62,9 +65,11 @@ export class DevnetRpc {
       case 'validators': return validators(store, node.identity, intArg(args, 'height'), intArg(args, 'page'), intArg(args, 'per_page'));
       case 'consensus_params': return { block_height: String(resolveHeight(store, intArg(args, 'height'))), consensus_params: node.genesis.consensus_params };
       case 'consensus_state': return { round_state: this.roundState() };
-      case 'dump_consensus_state': return { round_state: this.roundState(), peers: [] };
+      case 'dump_consensus_state': return { round_state: this.fullRoundState(), peers: [] };
       case 'tx': return txByHash(store, bytesArg(args, 'hash'), args['prove'] === true);
       case 'tx_search': return txSearch(store, String(args['query'] ?? ''), intArg(args, 'page'), intArg(args, 'per_page'), args['order_by'] as string | undefined, args['prove'] === true);
+      case 'block_search': return blockSearch(store, String(args['query'] ?? ''), intArg(args, 'page'), intArg(args, 'per_page'), args['order_by'] as string | undefined);
+      case 'broadcast_evidence': return broadcastEvidence(args['evidence'] as string | undefined, node.identity.validator.address);
       case 'unconfirmed_txs': return this.unconfirmed(perPage(intArg(args, 'limit')));
       case 'num_unconfirmed_txs': return { ...this.unconfirmed(0), txs: null };
       case 'check_tx': return responseCheckTx(node.checkOnly(txArg(args)));
@@ -124,6 +129,46 @@ export class DevnetRpc {
       valid_block_hash: '',
       height_vote_set: [{ round: 0, prevotes: ['nil-Vote'], prevotes_bit_array: 'BA{1:_} 0/10 = 0.00', precommits: ['nil-Vote'], precommits_bit_array: 'BA{1:_} 0/10 = 0.00' }],
       proposer: { address: identity.validator.address, index: 0 },
+    };
+  }
+
+  /**
+   * `dump_consensus_state`'s full RoundState (consensus/types/round_state.go) of a node idle at
+   * the next height: nothing proposed or locked (rounds -1), the one-validator set, no votes yet.
+   */
+  private fullRoundState() {
+    const { store, identity } = this.node;
+    const latest = store.latest();
+    const validator = {
+      address: identity.validator.address,
+      pub_key: { type: 'tendermint/PubKeyEd25519', value: Buffer.from(identity.validator.publicKey).toString('base64') },
+      voting_power: '10',
+      proposer_priority: '0',
+    };
+    const set = { validators: [validator], proposer: validator };
+    const time = latest?.header.time ?? this.node.genesis.genesis_time;
+    const empty = (round: number) => ({ round, prevotes: ['nil-Vote'], prevotes_bit_array: 'BA{1:_} 0/10 = 0.00', precommits: ['nil-Vote'], precommits_bit_array: 'BA{1:_} 0/10 = 0.00' });
+    return {
+      height: String(store.height + 1),
+      round: 0,
+      step: 1,
+      start_time: time,
+      commit_time: time,
+      validators: set,
+      proposal: null,
+      proposal_block: null,
+      proposal_block_parts: null,
+      locked_round: -1,
+      locked_block: null,
+      locked_block_parts: null,
+      valid_round: -1,
+      valid_block: null,
+      valid_block_parts: null,
+      votes: [empty(0)],
+      commit_round: -1,
+      last_commit: latest ? { votes: ['Vote{...}'], votes_bit_array: 'BA{1:x} 10/10 = 1.00', peer_maj_23s: {} } : null,
+      last_validators: set,
+      triggered_timeout_precommit: false,
     };
   }
 

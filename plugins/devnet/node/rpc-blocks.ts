@@ -172,9 +172,44 @@ export function txSearch(store: ChainStore, queryText: string, page: number | un
     }
   }
   if (orderBy === 'desc') found.reverse();
-  const per = perPage === undefined ? 30 : Math.min(100, Math.max(1, perPage));
+  return { txs: paginate(found, page, perPage), total_count: String(found.length) };
+}
+
+/**
+ * `block_search` (rpc/core/blocks.go BlockSearch): blocks whose FinalizeBlock events match —
+ * `block.height` plus every indexed attribute of `finalize_block_events` as `<type>.<key>` —
+ * newest first unless `order_by` is "asc", paginated like `tx_search`.
+ */
+export function blockSearch(store: ChainStore, queryText: string, page: number | undefined, perPage: number | undefined, orderBy: string | undefined): { blocks: ResultBlock[]; total_count: string } {
+  let query: EventQuery;
+  try {
+    query = EventQuery.parse(queryText);
+  } catch (err) {
+    throw internal(err instanceof EventQueryError ? err.message : String(err));
+  }
+  if (orderBy !== undefined && orderBy !== '' && orderBy !== 'asc' && orderBy !== 'desc') throw internal('expected order_by to be either `asc` or `desc` or empty');
+  const heights: number[] = [];
+  const { min, max } = query.heightRange();
+  for (let h = Math.max(1, min); h <= Math.min(store.height, max); h++) {
+    if (query.matches(blockEventMap(load(store, h)))) heights.push(h);
+  }
+  if (orderBy !== 'asc') heights.reverse();
+  return { blocks: paginate(heights, page, perPage).map((h) => resultBlock(load(store, h))), total_count: String(heights.length) };
+}
+
+function blockEventMap(b: StoredBlock): Record<string, string[]> {
+  const map: Record<string, string[]> = { 'block.height': [String(b.height)] };
+  for (const e of b.finalize_block_events) {
+    for (const a of e.attributes) if (a.index) (map[`${e.type}.${a.key}`] ??= []).push(a.value);
+  }
+  return map;
+}
+
+/** CometBFT's validatePerPage (missing or < 1 → 30, at most 100) and validatePage (1-based, in range). */
+function paginate<T>(found: T[], page: number | undefined, perPage: number | undefined): T[] {
+  const per = perPage === undefined || perPage < 1 ? 30 : Math.min(100, perPage);
   const pages = Math.max(1, Math.ceil(found.length / per));
   const p = page ?? 1;
   if (p < 1 || p > pages) throw internal(`page should be within [1, ${pages}] range, given ${p}`);
-  return { txs: found.slice((p - 1) * per, p * per), total_count: String(found.length) };
+  return found.slice((p - 1) * per, p * per);
 }

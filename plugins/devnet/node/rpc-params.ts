@@ -7,7 +7,7 @@ import { RpcError } from '../../../core/chain/rpc/chain-rpc.js';
  * `0x` hex for strings and bytes — a quoted string for bytes is taken literally). Conversion
  * failures are JSON-RPC -32602 errors with CometBFT's wording.
  */
-export type ParamKind = 'int' | 'bool' | 'string' | 'bytes' | 'hexbytes';
+export type ParamKind = 'int' | 'bool' | 'string' | 'bytes' | 'hexbytes' | 'json';
 
 export interface ParamSpec {
   name: string;
@@ -36,6 +36,9 @@ export const RPC_METHODS: Readonly<Record<string, readonly ParamSpec[]>> = {
   validators: [p('height', 'int'), p('page', 'int'), p('per_page', 'int')],
   tx: [p('hash', 'bytes'), p('prove', 'bool')],
   tx_search: [p('query', 'string'), p('prove', 'bool'), p('page', 'int'), p('per_page', 'int'), p('order_by', 'string')],
+  block_search: [p('query', 'string'), p('page', 'int'), p('per_page', 'int'), p('order_by', 'string')],
+  genesis_chunked: [p('chunk', 'int')],
+  broadcast_evidence: [p('evidence', 'json')],
   unconfirmed_txs: [p('limit', 'int')],
   check_tx: [p('tx', 'bytes')],
   broadcast_tx_async: [p('tx', 'bytes')],
@@ -96,6 +99,9 @@ function fromJsonValue(spec: ParamSpec, v: unknown): bigint | boolean | string |
     case 'hexbytes':
       if (typeof v === 'string' && /^([0-9A-Fa-f]{2})*$/.test(v)) return Buffer.from(v, 'hex');
       throw invalid('json', `encoding/hex: invalid byte in ${spec.name}`);
+    case 'json':
+      // An amino-JSON object (evidence): kept as text for the method to decode.
+      return JSON.stringify(v);
   }
 }
 
@@ -116,6 +122,7 @@ function fromUriValue(spec: ParamSpec, raw: string): bigint | boolean | string |
   const isHex = raw.toLowerCase().startsWith('0x');
   const expectsBytes = spec.kind === 'bytes' || spec.kind === 'hexbytes';
   if (spec.kind === 'int' && isInt) return BigInt(raw);
+  if (spec.kind === 'json') return raw;
   if (isHex) {
     if (spec.kind !== 'string' && !expectsBytes) throw invalid('http', `got a hex string arg, but expected '${spec.kind === 'int' ? 'int64' : spec.kind}'`);
     const hex = raw.slice(2);

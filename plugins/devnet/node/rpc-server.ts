@@ -1,5 +1,6 @@
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
+import type { Duplex } from 'node:stream';
 import { WebSocketServer } from 'ws';
 import type { Logger } from '../../../core/logger.js';
 import { rpcErrorBody, type DevnetRpc } from './devnet-rpc.js';
@@ -35,10 +36,7 @@ export class RpcServer {
     this.server.maxConnections = this.limits.maxOpenConnections;
     this.wss = new WebSocketServer({ noServer: true, maxPayload: this.limits.maxBodyBytes });
     this.server.on('upgrade', (req, socket, head) => {
-      if (new URL(req.url ?? '/', 'http://x').pathname !== '/websocket') {
-        socket.destroy();
-        return;
-      }
+      if (new URL(req.url ?? '/', 'http://x').pathname !== '/websocket') return refuseUpgrade(socket);
       this.wss.handleUpgrade(req, socket, head, (ws) => {
         const session = new WebSocketSession(ws, this.rpc, this.events, this.logger, this.limits);
         this.sessions.add(session);
@@ -70,9 +68,9 @@ export class RpcServer {
     const method = url.pathname.replace(/^\/+/, '');
     if (method === '' && req.method === 'POST') return this.serveJsonRpc(req, res);
     if (method === '') return sendText(res, 200, routesPage());
-    if (method === 'websocket') return sendText(res, 400, 'Bad Request: expected a WebSocket upgrade');
+    if (method === 'websocket') return sendText(res, 400, 'Bad Request\n'); // gorilla/websocket's refusal of a plain GET
     const specs = RPC_METHODS[method];
-    if (!specs || WEBSOCKET_METHODS[method]) return sendText(res, 404, '404 page not found');
+    if (!specs || WEBSOCKET_METHODS[method]) return sendText(res, 404, NOT_FOUND);
     if (req.method !== 'GET' && req.method !== 'POST' && req.method !== 'HEAD') return sendText(res, 405, 'Method Not Allowed');
     let params = url.searchParams;
     if (req.method === 'POST' && /application\/x-www-form-urlencoded/i.test(req.headers['content-type'] ?? '')) {
@@ -162,6 +160,22 @@ function readBody(req: http.IncomingMessage, max: number): Promise<Buffer> {
   });
 }
 
+/** Go's http.NotFound body, which CometBFT's mux answers for every unknown path. */
+const NOT_FOUND = '404 page not found\n';
+
+/** An upgrade to a path other than /websocket gets the same 404 as a plain request, then the socket closes. */
+function refuseUpgrade(socket: Duplex): void {
+  socket.end([
+    'HTTP/1.1 404 Not Found',
+    'Content-Type: text/plain; charset=utf-8',
+    'X-Content-Type-Options: nosniff',
+    `Content-Length: ${Buffer.byteLength(NOT_FOUND)}`,
+    'Connection: close',
+    '',
+    NOT_FOUND,
+  ].join('\r\n'));
+}
+
 function send(res: http.ServerResponse, status: number, body: unknown): void {
   if (res.headersSent) return;
   const text = jsonText(body, 2);
@@ -170,7 +184,8 @@ function send(res: http.ServerResponse, status: number, body: unknown): void {
 }
 
 function sendText(res: http.ServerResponse, status: number, text: string): void {
-  res.writeHead(status, { 'Content-Type': 'text/plain; charset=utf-8', 'Content-Length': Buffer.byteLength(text) });
+  if (res.headersSent) return;
+  res.writeHead(status, { 'Content-Type': 'text/plain; charset=utf-8', 'X-Content-Type-Options': 'nosniff', 'Content-Length': Buffer.byteLength(text) });
   res.end(text);
 }
 
