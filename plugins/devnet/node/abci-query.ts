@@ -16,8 +16,9 @@ import type { TextStateReader } from './state-store.js';
 /**
  * The node's `abci_query` (abci-query.md): the spec's height/prove rule first, then the path
  * grammar, the core routes, then routes contributed by plugins (BDS…) through `resolver`.
- * Unknown route → code 1, value `AA==`, `Unknown query path: <route>`; a handler failure →
- * code 1 with no value, and (chainhost's choice) a short reason in `log`. The response
+ * Unknown route → code 1, value `AA==`, `Unknown query path: <route>`; a handler failure, an
+ * empty path or a missing key part (query.py's IndexError) → code 1 with no value, and
+ * (chainhost's choice) a short reason in `log`. The response
  * `height` is always the committed height.
  */
 export type QueryResolver = (path: string) => { definition: QueryPathDefinition; query: ParsedQueryPath } | undefined;
@@ -45,6 +46,15 @@ export interface AbciQueryArgs {
 }
 
 type Handler = (q: ParsedQueryPath, key: string) => QueryAnswer | Promise<QueryAnswer>;
+
+/**
+ * Core routes whose upstream handler reads `path_parts[1]` (query.py): without that part it
+ * raises IndexError, answered as code 1 with no value, info or key.
+ */
+const NEEDS_KEY = new Set([
+  'get', 'get_next_nonce', 'contract_source', 'contract_ir', 'contract_methods', 'contract_vars', 'contract_info',
+  'simulate_tx', 'scheduled_state_patches',
+]);
 
 export class AbciQuery {
   private readonly routes: Record<string, Handler>;
@@ -112,7 +122,10 @@ export class AbciQuery {
     }
     const q = parseQueryPath(args.path);
     const key = q.parts[0] ?? '';
+    // query.py indexes path_parts[0] before routing: an empty path is an IndexError, not an unknown route.
+    if (q.route === '') return refused('empty query path; expected /<route>/…');
     const handler = Object.prototype.hasOwnProperty.call(this.routes, q.route) ? this.routes[q.route] : undefined;
+    if (handler && NEEDS_KEY.has(q.route) && q.parts.length === 0) return refused(`/${q.route} needs a key: /${q.route}/<key>`);
     const contributed = handler ? undefined : this.deps.resolver?.(args.path);
     if (!handler && !contributed) return refused(`Unknown query path: ${q.route}`, true);
     const answered = (answer: QueryAnswer): QueryOutcome => ({ code: 0, log: '', info: answer.info ?? '', text: answer.text ?? null, key: answer.key ?? key, height, noValueByte: false });
