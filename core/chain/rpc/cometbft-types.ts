@@ -245,7 +245,8 @@ export interface ResultTx {
   tx_result: ExecTxResult;
   /** Base64 of the raw tx bytes. */
   tx: Base64String;
-  proof?: unknown;
+  /** Only with `prove=true`: the merkle proof of the tx in the block's data hash. */
+  proof?: TxProof;
 }
 
 /** `broadcast_tx_sync` / `broadcast_tx_async`. `data` is HexBytes (empty for this application). */
@@ -328,4 +329,11 @@ export interface TxEventValue {
     tx: Base64String;
     result: ExecTxResult;
   };
+}
+
+/** `types.TxProof` (cometbft types/tx.go): `data` is the raw tx (base64), `root_hash` the block's data hash. */
+export interface TxProof {
+  root_hash: string;
+  data: string;
+  proof: { total: string; index: string; leaf_hash: string; aunts: string[] };
 }
