@@ -141,9 +141,11 @@ class SerdeReader {
       while (isDigit(this.b[this.i])) this.i++;
       float = true;
     }
-    const literal = (positive ? '' : '-') + String.fromCharCode(...this.b.subarray(start, this.i));
-    if (!float) {
-      const magnitude = BigInt(literal.replace('-', ''));
+    const digits = Buffer.from(this.b.buffer, this.b.byteOffset + start, this.i - start).toString('latin1');
+    const literal = (positive ? '' : '-') + digits;
+    // More than 20 digits cannot fit u64/i64: serde goes straight to f64 (no quadratic BigInt parse).
+    if (!float && digits.length <= 20) {
+      const magnitude = BigInt(digits);
       if (positive && magnitude <= MAX_U64) return magnitude <= MAX_SAFE ? Number(magnitude) : magnitude;
       // `-0` becomes a float in serde, as does anything beyond i64 below zero.
       if (!positive && magnitude !== 0n && magnitude <= I64_MIN_MAGNITUDE) return magnitude <= MAX_SAFE ? -Number(magnitude) : -magnitude;

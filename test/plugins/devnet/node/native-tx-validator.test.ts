@@ -87,6 +87,9 @@ describe('native transaction validator (CheckTx step 1 as the production image r
     refused(hex('{"a":NaN}'), 'expected value at line 1 column 6');
     refused(hex('{\n"a":tru}'), 'expected ident at line 2 column 8');
     refused(hex('['.repeat(128) + ']'.repeat(128)), 'recursion limit exceeded at line 1 column 128');
+    const started = performance.now();
+    refused(hex(`{"a":${'9'.repeat(1_000_000)}}`), 'number out of range at line 1 column 1000005');
+    assert.ok(performance.now() - started < 2000, 'a million-digit integer is refused in linear time');
   });
 
   it('finds the payload by its first "payload": marker and cross-checks it (lib.rs extract_payload_string)', () => {
