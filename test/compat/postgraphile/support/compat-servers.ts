@@ -178,8 +178,9 @@ export interface HttpAnswer {
   body: unknown;
 }
 
-export async function postGraphql(url: string, body: string): Promise<HttpAnswer> {
-  const r = await fetch(url, { method: 'POST', headers: { 'content-type': 'application/json', accept: 'application/json' }, body });
+/** POST a GraphQL request as a plain client does (fetch sends `accept` any type unless `headers` say otherwise). */
+export async function postGraphql(url: string, body: string, headers: Record<string, string> = {}): Promise<HttpAnswer> {
+  const r = await fetch(url, { method: 'POST', headers: { 'content-type': 'application/json', ...headers }, body });
   const text = await r.text();
   let parsed: unknown = text;
   try {

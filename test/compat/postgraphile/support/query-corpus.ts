@@ -15,6 +15,8 @@ export interface CorpusQuery {
   variablesFrom?: (previous: any) => Record<string, unknown>;
   /** The raw request body instead of `{query, variables}` (malformed requests). */
   rawBody?: string;
+  /** Extra request headers (e.g. `accept`). */
+  headers?: Record<string, string>;
 }
 
 const b64 = (v: unknown) => Buffer.from(JSON.stringify(v)).toString('base64');
@@ -102,11 +104,12 @@ export function queryCorpus(c: CompatChain): CorpusQuery[] {
     { name: 'filter/bigfloat', query: '{ allStates(filter: {valueNumeric: {greaterThan: "1000000"}}, orderBy: KEY_ASC) { nodes { key valueNumeric } } }' },
     { name: 'filter/datetime', query: '{ allBlocks(filter: {blockTimeIso: {greaterThanOrEqualTo: "2000-01-01T00:00:00Z"}}) { totalCount } }' },
     { name: 'filter/relation-forward', query: `{ allEvents(filter: {transactionByTxHash: {sender: {equalTo: "${carol}"}, success: {equalTo: true}}}, orderBy: ID_ASC) { nodes { id event txHash } } }` },
-    { name: 'filter/relation-forward-exists', query: '{ allEvents(filter: {transactionByTxHashExists: true}) { totalCount } allStateChanges(filter: {transactionByTxHashExists: false}) { totalCount } }' },
+    { name: 'filter/relation-forward-exists', query: '{ withTx: allStateChanges(filter: {transactionByTxHashExists: true}) { totalCount } withoutTx: allStateChanges(filter: {transactionByTxHashExists: false}) { totalCount } }' },
+    { name: 'filter/relation-forward-nested', query: '{ allEvents(filter: {transactionByTxHash: {blockByBlockHeight: {txCount: {greaterThan: 1}}}}) { totalCount nodes { id txHash } } }' },
     { name: 'filter/relation-backward-some', query: '{ allBlocks(filter: {transactionsByBlockHeight: {some: {contract: {equalTo: "con_dex"}}}}) { nodes { height txCount } } }' },
     { name: 'filter/relation-backward-every-none', query: '{ every: allBlocks(filter: {transactionsByBlockHeight: {every: {success: {equalTo: true}}}}) { totalCount } none: allBlocks(filter: {transactionsByBlockHeight: {none: {contract: {equalTo: "currency"}}}}) { totalCount } }' },
     { name: 'filter/relation-backward-exist', query: '{ allBlocks(filter: {transactionsByBlockHeightExist: false}, first: 5, orderBy: HEIGHT_DESC) { nodes { height } } }' },
-    { name: 'filter/json-field-not-defined', query: '{ allEvents(filter: {dataIndexed: {contains: {pair: 1}}}) { nodes { id } } }' },
+    { name: 'error/json-filter-not-defined', query: '{ allEvents(filter: {dataIndexed: {contains: {pair: 1}}}) { nodes { id } } }' },
 
     // Aggregates
     { name: 'aggregate/transactions', query: '{ allTransactions { aggregates { sum { chiUsed nonce } min { blockHeight chiUsed } max { blockHeight txIndex } average { chiUsed } distinctCount { sender contract } stddevSample { chiUsed } variancePopulation { chiUsed } } } }' },
@@ -131,11 +134,16 @@ export function queryCorpus(c: CompatChain): CorpusQuery[] {
 
     // Errors
     { name: 'error/negative-first', query: '{ allBlocks(first: -1) { nodes { height } } }' },
+    { name: 'error/negative-offset', query: '{ allBlocks(offset: -1) { nodes { height } } }' },
     { name: 'error/bad-cursor', query: '{ allBlocks(after: "bm9wZQ==") { nodes { height } } }' },
     { name: 'error/bad-bigint', query: '{ blockByHeight(height: "abc") { height } }' },
     { name: 'error/bad-json-condition', query: '{ allStates(condition: {value: "None"}) { nodes { key } } }' },
     { name: 'error/syntax', query: '{ allBlocks(' },
+    { name: 'error/syntax-accept-json', query: '{ allBlocks(', headers: { accept: 'application/json' } },
+    { name: 'error/syntax-accept-graphql-response', query: '{ allBlocks(', headers: { accept: 'application/graphql-response+json' } },
+    { name: 'error/events-exists-not-defined', query: '{ allEvents(filter: {transactionByTxHashExists: true}) { totalCount } }' },
     { name: 'error/unknown-field', query: '{ allBlocks { nodes { heigth } } }' },
+    { name: 'error/unknown-field-accept-json', query: '{ allBlocks { nodes { heigth } } }', headers: { accept: 'application/json' } },
     { name: 'error/unknown-argument', query: '{ allBlocks(limit: 3) { nodes { height } } }' },
     { name: 'error/mutation', query: 'mutation { __typename }' },
     { name: 'error/missing-variable', query: 'query ($h: BigInt!) { blockByHeight(height: $h) { height } }' },
