@@ -65,7 +65,7 @@ describe('GraphQL compatibility with PostGraphile 5 under upstream\'s preset (di
     };
     const diffs = kit.diffSchemas(await introspect(reference!), await introspect(ours!));
     const { unexplained, stale, allowed } = applyAllowList(diffs, 'schema/');
-    report.push(`# Schema: ${unexplained.length} differences (${allowed} allowed)`, ...unexplained.map((d) => `${d.id}: ${d.detail}`), ...stale.map(staleLine), '');
+    report.push(`# Schema: ${unexplained.length} differences (${allowed} allowed)`, ...summary(unexplained), ...unexplained.map((d) => `${d.id}: ${d.detail}`), ...stale.map(staleLine), '');
     assert.ok(unexplained.length === 0 && stale.length === 0, failure('schema', unexplained, stale));
   });
 
@@ -74,7 +74,7 @@ describe('GraphQL compatibility with PostGraphile 5 under upstream\'s preset (di
     assert.ok(corpus.length >= 60, `the corpus holds ${corpus.length} queries`);
     const { differences: diffs, details, corpusProblems } = await kit.runCorpus(reference!.url, ours!.url, corpus);
     const { unexplained, stale, allowed } = applyAllowList(diffs, 'query/');
-    report.push(`# Answers: ${unexplained.length} of ${corpus.length} queries differ (${allowed} allowed)`,
+    report.push(`# Answers: ${unexplained.length} of ${corpus.length} queries differ (${allowed} allowed)`, ...summary(unexplained),
       ...corpusProblems.map((p) => `CORPUS PROBLEM ${p}`), ...unexplained.map((d) => `${d.id}\n    ${d.detail}`), ...stale.map(staleLine), '',
       '# Full answers of the differing queries', ...details);
     assert.deepEqual(corpusProblems, [], 'corpus queries that PostGraphile itself refuses (fix the corpus)');
@@ -112,8 +112,23 @@ function staleLine(entry: AllowedDifference): string {
   return `allow-list entry ${String(entry.id)} matches no difference any more: remove it`;
 }
 
+/** `schema/enum: 1204 (only in PostGraphile 1200, only in chainhost 2, different 2)`: the shape of a long list at a glance. */
+function summary(diffs: Difference[]): string[] {
+  const groups = new Map<string, { reference: number; ours: number; different: number }>();
+  for (const d of diffs) {
+    const key = d.id.startsWith('query/') ? `query/${d.id.split('/')[1]}` : d.id.split('/').slice(0, 2).join('/');
+    const g = groups.get(key) ?? { reference: 0, ours: 0, different: 0 };
+    if (d.detail.startsWith('only in PostGraphile')) g.reference++;
+    else if (d.detail.startsWith('only in chainhost')) g.ours++;
+    else g.different++;
+    groups.set(key, g);
+  }
+  return [...groups].sort(([a], [b]) => a.localeCompare(b)).map(([key, g]) =>
+    `  ${key}: ${g.reference + g.ours + g.different}${key.startsWith('schema/') ? ` (only in PostGraphile ${g.reference}, only in chainhost ${g.ours}, different ${g.different})` : ''}`);
+}
+
 function failure(what: string, unexplained: Difference[], stale: AllowedDifference[]): string {
   const shown = unexplained.slice(0, 80).map((d) => `  ${d.id}\n    ${d.detail}`);
   const more = unexplained.length > shown.length ? [`  … and ${unexplained.length - shown.length} more (CHAIN_COMPAT_REPORT=<file> lists all)`] : [];
-  return [`${unexplained.length} ${what} differ from PostGraphile 5:`, ...shown, ...more, ...stale.map((e) => `  ${staleLine(e)}`)].join('\n');
+  return [`${unexplained.length} ${what} differ from PostGraphile 5:`, ...summary(unexplained), 'in detail:', ...shown, ...more, ...stale.map((e) => `  ${staleLine(e)}`)].join('\n');
 }
