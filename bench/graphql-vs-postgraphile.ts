@@ -8,6 +8,7 @@ import { prepareSchema } from '../plugins/bds/database/bds-schema.js';
 import {
   createDatabase, ensureCompatInstalled, postGraphql, startPostgraphile, startSidecar, type ServerProcess,
 } from '../test/compat/postgraphile/support/compat-servers.js';
+import { canonicalAnswer } from '../test/compat/postgraphile/support/answer-diff.js';
 import { printTable, type BenchResult } from './bench-result.js';
 import { ensureBuild } from './production-build.js';
 
@@ -117,6 +118,12 @@ export async function run(): Promise<BenchResult[]> {
     const pairs = Object.entries(QUERIES).flatMap(([name, q]) => [reference, ours].map((server) => ({
       name, server, body: JSON.stringify({ query: q.text }), times: [] as number[],
     })));
+    // Same work on both sides? Say so when the answers differ (the differential test has the details).
+    for (const [name, q] of Object.entries(QUERIES)) {
+      const body = JSON.stringify({ query: q.text });
+      const [theirs, mine] = [await postGraphql(reference.url, body), await postGraphql(ours.url, body)];
+      if (canonicalAnswer(theirs) !== canonicalAnswer(mine)) process.stderr.write(`graphql-vs-postgraphile: the answers to "${name}" differ between the servers\n`);
+    }
     for (let i = 0; i < WARMUP; i++) for (const p of pairs) await timed(p.server, p.body);
     for (let i = 0; i < RUNS; i++) for (const p of pairs) p.times.push(await timed(p.server, p.body));
 

@@ -29,6 +29,8 @@ export interface CompatChain {
   swaps: string[];
   failed: string;
   patchHeight: number;
+  /** `state_patches.hash` of the applied patch. */
+  patchHash: string;
   latestHeight: number;
 }
 
@@ -141,8 +143,10 @@ export async function fillCompatChain(databaseUrl: string, home: string): Promis
     if (height >= patchHeight) throw new Error(`the chain reached ${height} before the state patch height ${patchHeight}`);
     while (height <= patchHeight) height = devnet.mine().height;
     await waitIndexed(service, height, 60_000);
+    const patch = (await service.db.knex.raw('SELECT hash FROM state_patches WHERE block_height = ?', [patchHeight])).rows[0] as { hash: string } | undefined;
+    if (!patch) throw new Error(`the state patch scheduled at ${patchHeight} was not indexed`);
     return {
-      accounts: accounts.map((a) => a.address), token, transfers, batch, deploy, swaps, failed, patchHeight, latestHeight: height,
+      accounts: accounts.map((a) => a.address), token, transfers, batch, deploy, swaps, failed, patchHeight, patchHash: patch.hash, latestHeight: height,
     };
   } finally {
     await service.stop().catch(() => undefined);

@@ -49,6 +49,7 @@ export function queryCorpus(c: CompatChain): CorpusQuery[] {
     { name: 'lookup/eventByTxHashAndEventIndex', query: `{ eventByTxHashAndEventIndex(txHash: "${c.swaps[0]}", eventIndex: 0) { id contract event data dataIndexed } }` },
     { name: 'lookup/contractByName', query: `{ contractByName(name: "${c.token}") { nodeId name lastTxHash submittedAtBlock submittedAt xsc001 source } }` },
     { name: 'lookup/bdsMetaByKey', query: '{ bdsMetaByKey(key: "schema_version") { nodeId key value updatedAt } }' },
+    { name: 'lookup/statePatchRecordByHash', query: `{ statePatchRecordByHash(hash: "${c.patchHash}") { nodeId hash blockHeight blockHash blockTime patchCount patches createdAt blockByBlockHeight { height } } }` },
     { name: 'lookup/rewardById', query: '{ rewardById(id: "1") { nodeId id blockHeight txHash txIndex rewardIndex type recipientKey sourceContract value createdAt } }' },
 
     // nodeId and the Relay node interface
@@ -57,6 +58,7 @@ export function queryCorpus(c: CompatChain): CorpusQuery[] {
     { name: 'node/missing', query: `{ node(nodeId: "${b64(['blocks', '999999'])}") { nodeId } }` },
     { name: 'node/block-by-nodeId-field', query: `{ block(nodeId: "${b64(['blocks', '2'])}") { height blockHash } }` },
     { name: 'node/query-root', query: '{ nodeId query { nodeId blockByHeight(height: "1") { height } } }' },
+    { name: 'node/state-patch-record', query: `{ statePatchRecord(nodeId: "${b64(['state_patches', c.patchHash])}") { hash patchCount } node(nodeId: "${b64(['state_patches', c.patchHash])}") { __typename nodeId } }` },
     { name: 'node/bad-nodeId', query: '{ node(nodeId: "not-a-node-id") { nodeId } }' },
 
     // Connections and paging
