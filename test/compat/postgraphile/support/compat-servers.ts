@@ -181,7 +181,14 @@ export interface HttpAnswer {
 
 /** POST a GraphQL request as a plain client does (fetch sends `accept` any type unless `headers` say otherwise). */
 export async function postGraphql(url: string, body: string, headers: Record<string, string> = {}): Promise<HttpAnswer> {
-  const r = await fetch(url, { method: 'POST', headers: { 'content-type': 'application/json', ...headers }, body });
+  return answerOf(await fetch(url, { method: 'POST', headers: { 'content-type': 'application/json', ...headers }, body }));
+}
+
+export async function getUrl(url: string): Promise<HttpAnswer> {
+  return answerOf(await fetch(url));
+}
+
+async function answerOf(r: Response): Promise<HttpAnswer> {
   const text = await r.text();
   let parsed: unknown = text;
   try {

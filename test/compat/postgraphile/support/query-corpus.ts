@@ -15,8 +15,10 @@ export interface CorpusQuery {
   variablesFrom?: (previous: any) => Record<string, unknown>;
   /** The raw request body instead of `{query, variables}` (malformed requests). */
   rawBody?: string;
-  /** Extra request headers (e.g. `accept`). */
+  /** Extra request headers (e.g. `accept`, `content-type`). */
   headers?: Record<string, string>;
+  /** A GET of `<graphql url><get>` instead of a POST (`?query=…`, or `/../graphiql`). */
+  get?: string;
 }
 
 const b64 = (v: unknown) => Buffer.from(JSON.stringify(v)).toString('base64');
@@ -186,6 +188,10 @@ export function queryCorpus(c: CompatChain): CorpusQuery[] {
     { name: 'error/filter-wrong-type', query: '{ allBlocks(filter: {height: {equalTo: true}}) { nodes { height } } }' },
     { name: 'error/batch', query: '', rawBody: '[{"query":"{ __typename }"},{"query":"{ __typename }"}]' },
     { name: 'error/body-too-large', query: '', rawBody: JSON.stringify({ query: `{ __typename }${' '.repeat(1_100_000)}` }) },
+    { name: 'error/get-query', query: '', get: '?query=%7B__typename%7D' },
+    { name: 'error/graphiql-disabled', query: '', get: '/../graphiql' },
+    { name: 'http/content-type-graphql', query: '', rawBody: '{ blockByHeight(height: "1") { height } }', headers: { 'content-type': 'application/graphql' } },
+    { name: 'error/content-type-text', query: '{ __typename }', headers: { 'content-type': 'text/plain' } },
     { name: 'error/partial', query: '{ blockByHeight(height: "1") { height } allBlocks(first: -5) { nodes { height } } }' },
   ];
   return q;
