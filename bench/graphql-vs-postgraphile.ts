@@ -5,9 +5,9 @@ import type { Knex } from 'knex';
 import pg from 'pg';
 import { BdsDatabase } from '../plugins/bds/database/bds-database.js';
 import { prepareSchema } from '../plugins/bds/database/bds-schema.js';
-import {
-  createDatabase, ensureCompatInstalled, postGraphql, startPostgraphile, startSidecar, type ServerProcess,
-} from '../test/compat/postgraphile/support/compat-servers.js';
+import { createDatabase, hideMigrationTables } from '../test/compat/postgraphile/support/compat-database.js';
+import { ensureCompatInstalled } from '../test/compat/postgraphile/support/compat-install.js';
+import { postGraphql, startPostgraphile, startSidecar, type ServerProcess } from '../test/compat/postgraphile/support/compat-servers.js';
 import { canonicalAnswer } from '../test/compat/postgraphile/support/answer-diff.js';
 import { printTable, type BenchResult } from './bench-result.js';
 import { ensureBuild } from './production-build.js';
@@ -105,11 +105,10 @@ export async function run(): Promise<BenchResult[]> {
     try {
       await prepareSchema(db);
       await fill(db.knex);
-      // As in the differential test: upstream's database has no migration bookkeeping tables.
-      for (const table of ['bds_migrations', 'bds_migrations_lock']) await db.knex.raw(`COMMENT ON TABLE public.${table} IS E'@behavior -*'`);
     } finally {
       await db.close();
     }
+    await hideMigrationTables(database.url);
     const reference = await startPostgraphile(database.url);
     servers.push(reference);
     const ours = await startSidecar(database.url, { built: true });

@@ -17,7 +17,8 @@ import type { Difference } from './support/schema-diff.js';
  * keys, except the differences in allowed-differences.ts. Set CHAIN_COMPAT_REPORT=<file> to get
  * every difference with both full answers in a file.
  */
-type Kit = typeof import('./support/compat-servers.js') & typeof import('./support/compat-chain.js')
+type Kit = typeof import('./support/compat-servers.js') & typeof import('./support/compat-install.js') & typeof import('./support/compat-database.js')
+  & typeof import('./support/compat-chain.js')
   & typeof import('./support/schema-diff.js') & typeof import('./support/corpus-runner.js') & typeof import('./support/query-corpus.js');
 
 describe('GraphQL compatibility with PostGraphile 5 under upstream\'s preset (differential)', function () {
@@ -37,13 +38,14 @@ describe('GraphQL compatibility with PostGraphile 5 under upstream\'s preset (di
       this.skip();
     }
     kit = Object.assign({},
-      await import('./support/compat-servers.js'), await import('./support/compat-chain.js'), await import('./support/schema-diff.js'),
+      await import('./support/compat-servers.js'), await import('./support/compat-install.js'), await import('./support/compat-database.js'),
+      await import('./support/compat-chain.js'), await import('./support/schema-diff.js'),
       await import('./support/corpus-runner.js'), await import('./support/query-corpus.js'));
     kit.ensureCompatInstalled();
     home = mkdtempSync(path.join(os.tmpdir(), 'chain-pg-compat-'));
     database = await kit.createDatabase(TEST_POSTGRES_URL, 'chain_pgcompat');
     chain = await kit.fillCompatChain(database.url, home);
-    await hideMigrationTables(database.url);
+    await kit.hideMigrationTables(database.url);
     // PostGraphile first: it reads the database's tables once at start (no watch mode).
     reference = await kit.startPostgraphile(database.url);
     ours = await kit.startSidecar(database.url);
@@ -81,21 +83,6 @@ describe('GraphQL compatibility with PostGraphile 5 under upstream\'s preset (di
     assert.ok(unexplained.length === 0 && stale.length === 0, failure(`answers (of ${corpus.length} queries)`, unexplained, stale));
   });
 });
-
-/**
- * Upstream's database has no migration bookkeeping; ours holds knex's two tables. Hidden from
- * PostGraphile with a smart comment so both servers are compared over upstream's table set.
- */
-async function hideMigrationTables(url: string): Promise<void> {
-  const pg = (await import('pg')).default;
-  const client = new pg.Client({ connectionString: url });
-  await client.connect();
-  try {
-    for (const table of ['bds_migrations', 'bds_migrations_lock']) await client.query(`COMMENT ON TABLE public.${table} IS E'@behavior -*'`);
-  } finally {
-    await client.end();
-  }
-}
 
 function matches(entry: AllowedDifference, id: string): boolean {
   return typeof entry.id === 'string' ? entry.id === id : entry.id.test(id);

