@@ -54,6 +54,9 @@ export function queryCorpus(c: CompatChain): CorpusQuery[] {
     { name: 'lookup/statePatchRecordByHash', query: `{ statePatchRecordByHash(hash: "${c.patchHash}") { nodeId hash blockHeight blockHash blockTime patchCount patches createdAt blockByBlockHeight { height } } }` },
     { name: 'lookup/rewardById', query: '{ rewardById(id: "1") { nodeId id blockHeight txHash txIndex rewardIndex type recipientKey sourceContract value createdAt } }' },
 
+    // A database function PostGraphile exposes as a root field (BDS's numeric decoder)
+    { name: 'function/bdsNumeric', query: '{ fixed: bdsNumeric(v: "{\\"__fixed__\\": \\"12.50\\"}") text: bdsNumeric(v: "\\"7\\"") none: bdsNumeric(v: "true") }' },
+
     // nodeId and the Relay node interface
     { name: 'node/block', query: `{ node(nodeId: "${b64(['blocks', '3'])}") { __typename nodeId ... on Block { height txCount } } }` },
     { name: 'node/transaction', query: `{ node(nodeId: "${b64(['transactions', c.transfers[1]])}") { __typename nodeId ... on Transaction { hash sender } } }` },
@@ -157,6 +160,8 @@ export function queryCorpus(c: CompatChain): CorpusQuery[] {
     { name: 'filter/datetime-lessThan', query: '{ allBlocks(filter: {blockTimeIso: {lessThan: "2000-01-01T00:00:00Z"}}) { nodes { height blockTimeIso } } }' },
     { name: 'filter/variables', query: 'query ($f: TransactionFilter) { allTransactions(filter: $f, orderBy: HASH_ASC) { nodes { hash chiUsed } } }', variables: { f: { chiUsed: { greaterThanOrEqualTo: '100' }, contract: { notEqualTo: 'con_dex' } } } },
     { name: 'aggregate/grouped-by-day', query: '{ allBlocks { groupedAggregates(groupBy: BLOCK_TIME_ISO_TRUNCATED_TO_DAY) { keys distinctCount { height } sum { txCount } } } }' },
+    { name: 'aggregate/relation-filter', query: '{ allBlocks(filter: {transactionsByBlockHeight: {aggregates: {sum: {chiUsed: {greaterThan: "100"}}, distinctCount: {sender: {equalTo: "1"}}}}}, orderBy: HEIGHT_ASC) { nodes { height txCount } } }' },
+    { name: 'aggregate/relation-filter-with-filter', query: '{ allBlocks(filter: {transactionsByBlockHeight: {aggregates: {filter: {contract: {equalTo: "currency"}}, max: {txIndex: {greaterThanOrEqualTo: 2}}}}}) { nodes { height } } }' },
     { name: 'aggregate/nested-grouped', query: `{ blockByHeight(height: "${c.batch.height}") { transactionsByBlockHeight { groupedAggregates(groupBy: SENDER) { keys sum { chiUsed } } } } }` },
     { name: 'nested/condition-filter-order', query: `{ transactionByHash(hash: "${c.swaps[0]}") { eventsByTxHash(condition: {contract: "con_pairs"}, filter: {event: {notEqualTo: "Sync"}}, orderBy: EVENT_INDEX_DESC) { nodes { event eventIndex } } } }` },
     { name: 'nested/deep', query: '{ allEvents(first: 2, orderBy: ID_DESC) { nodes { transactionByTxHash { blockByBlockHeight { transactionsByBlockHeight { nodes { eventsByTxHash { nodes { blockByBlockHeight { height txCount } } } } } } } } } }' },
