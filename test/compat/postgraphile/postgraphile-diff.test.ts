@@ -46,7 +46,8 @@ describe('GraphQL compatibility with PostGraphile 5 under upstream\'s preset (di
     database = await kit.createDatabase(TEST_POSTGRES_URL, 'chain_pgcompat');
     chain = await kit.fillCompatChain(database.url, home);
     await kit.hideMigrationTables(database.url);
-    // PostGraphile first: it reads the database's tables once at start (no watch mode).
+    // PostGraphile first: it reads the catalog once at start (no watch mode), so nothing our
+    // server might add to the database later could appear in the reference schema.
     reference = await kit.startPostgraphile(database.url);
     ours = await kit.startSidecar(database.url);
   });
