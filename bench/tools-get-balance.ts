@@ -83,7 +83,24 @@ function freePort(): Promise<number> {
 async function serve(kind: string, rpcUrl?: string): Promise<void> {
   const dir = await mkdtemp(path.join(os.tmpdir(), 'chainhost-bench-balance-'));
   let stop: () => Promise<void>;
-  if (kind === 'devnet') {
+  if (kind === 'proxy') {
+    // The baseline of the remote path: a bare forwarding proxy, node:http both ways with a
+    // keep-alive pool to the node — what forwarding a JSON-RPC read costs with nothing on top.
+    const http = await import('node:http');
+    const target = new URL(rpcUrl!);
+    const agent = new http.Agent({ keepAlive: true, maxSockets: 16 });
+    const server = http.createServer((req, res) => {
+      const upstream = http.request({ host: target.hostname, port: target.port, path: '/', method: 'POST', agent, headers: { 'content-type': 'application/json', 'content-length': req.headers['content-length'] ?? '0' } }, (answer) => {
+        res.writeHead(answer.statusCode ?? 502, { 'content-type': 'application/json', ...(answer.headers['content-length'] ? { 'content-length': answer.headers['content-length'] } : {}) });
+        answer.pipe(res);
+      });
+      upstream.on('error', () => res.destroy());
+      req.pipe(upstream);
+    });
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    process.send!({ rpcUrl: `http://127.0.0.1:${(server.address() as net.AddressInfo).port}` } satisfies Served);
+    stop = () => new Promise((resolve) => { agent.destroy(); server.close(() => resolve()); server.closeAllConnections(); });
+  } else if (kind === 'devnet') {
     const { Devnet } = await importBuilt<typeof import('../plugins/devnet/node/devnet.js')>('plugins/devnet/node/devnet');
     const devnet = await Devnet.open({ home: dir });
     const { rpcUrl: url } = await devnet.listen({ host: '127.0.0.1', port: 0, metricsPort: null });
@@ -170,6 +187,29 @@ async function compare(toolUrl: string, rpcUrl: string, address: string, servers
   };
 }
 
+/**
+ * The remote path's own cost: CPU of the tool host alone per `get_balance` it serves from a node
+ * in another process, against CPU of a bare forwarding proxy per `abci_query` of the same key it
+ * forwards to the same node, alternating rounds of the same load.
+ */
+async function compareWithProxy(host: Child, proxy: Child, address: string): Promise<{ hostCpu: number; proxyCpu: number; ratio: number }> {
+  const toolBody = JSON.stringify({ address });
+  const abciBody = JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'abci_query', params: { path: `/get/currency.balances:${address}`, data: '', height: '0', prove: false } });
+  const proxyUrl = `${proxy.info.rpcUrl}/`;
+  await load(proxyUrl, abciBody, WARMUP);
+  await load(host.info.toolUrl!, toolBody, WARMUP);
+  const perRequest = async (child: Child, url: string, body: string) => {
+    const before = await child.cpuMicros();
+    await load(url, body, REQUESTS);
+    return ((await child.cpuMicros()) - before) / REQUESTS;
+  };
+  const rounds: Array<{ host: number; proxy: number }> = [];
+  for (let round = 0; round < ROUNDS; round++) {
+    rounds.push({ proxy: await perRequest(proxy, proxyUrl, abciBody), host: await perRequest(host, host.info.toolUrl!, toolBody) });
+  }
+  return { hostCpu: median(rounds.map((r) => r.host)), proxyCpu: median(rounds.map((r) => r.proxy)), ratio: median(rounds.map((r) => r.host / r.proxy)) };
+}
+
 export async function run(): Promise<BenchResult[]> {
   ensureBuild();
   const label = `${REQUESTS} req × ${ROUNDS} rounds, ${CONCURRENCY} concurrent, keep-alive`;
@@ -199,7 +239,17 @@ export async function run(): Promise<BenchResult[]> {
   }
   const devnet = await spawn(['devnet']);
   const remote = await spawn(['remote', devnet.info.rpcUrl!]);
+  const proxy = await spawn(['proxy', devnet.info.rpcUrl!]);
   try {
+    const p = await compareWithProxy(remote, proxy, devnet.info.address!);
+    results.push({
+      name: `host CPU per forwarded POST /tools/get_balance, devnet in another process via node.url (${label})`,
+      value: p.hostCpu,
+      unit: 'µs',
+      baseline: { name: 'bare node:http forwarding proxy (keep-alive pool) CPU per abci_query of the same key', value: p.proxyCpu },
+      ratio: p.ratio,
+      target: 'ratio ≤ 1.3',
+    });
     const r = await compare(remote.info.toolUrl!, devnet.info.rpcUrl!, devnet.info.address!, [remote, devnet]);
     results.push(
       {
@@ -218,7 +268,7 @@ export async function run(): Promise<BenchResult[]> {
       },
     );
   } finally {
-    await Promise.all([remote.close(), devnet.close()]);
+    await Promise.all([remote.close(), proxy.close(), devnet.close()]);
   }
   return results;
 }

@@ -42,11 +42,17 @@ export interface RouteContribution {
   router: Router;
 }
 
+/** Why a WebSocket upgrade is refused: the HTTP status and reason line the client gets. */
+export interface UpgradeRefusal {
+  status: number;
+  message: string;
+}
+
 export interface WebSocketContribution {
   server: string;
   path: string;
   capability: Capability;
-  /** May refuse the upgrade by returning a status code (e.g. 429); otherwise accepts. */
-  accept?(request: IncomingMessage): { status: number; message: string } | null;
+  /** May refuse the upgrade by returning a status code (e.g. 429), at once or once a shared limit answered; otherwise accepts. */
+  accept?(request: IncomingMessage): UpgradeRefusal | null | Promise<UpgradeRefusal | null>;
   handle(socket: WebSocket, request: IncomingMessage): void;
 }

@@ -13,7 +13,7 @@ import { parsePluginOptions } from '../core/config/load-config.js';
 import { createLogger, type Logger } from '../core/logger.js';
 import type { AnyPlugin, PluginContext } from '../core/plugin.js';
 import { QueryPathRegistry } from '../core/query/query-path-registry.js';
-import type { AnsweredRequest, RouteContribution, ServerDeclaration, WebSocketContribution } from '../core/routes.js';
+import type { AnsweredRequest, RouteContribution, ServerDeclaration, UpgradeRefusal, WebSocketContribution } from '../core/routes.js';
 import { asInjectionToken, tokenName, type Token } from '../core/tokens.js';
 import type { ToolDefinition } from '../core/tools/tool.js';
 import { ToolInvoker } from '../core/tools/tool-invoker.js';
@@ -231,13 +231,20 @@ export class Host {
       server.on('upgrade', (req, socket, head) => {
         const path = (req.url ?? '/').split('?')[0];
         const target = sockets.find((s) => s.path === path);
+        const decide = (refusal: UpgradeRefusal | null) => {
+          if (!target || refusal) {
+            if (refusal?.status === 429 && this.config.settings.metrics) this.metrics.recordRateLimited(declaration.name);
+            socket.end(`HTTP/1.1 ${refusal!.status} ${refusal!.message}\r\nConnection: close\r\nContent-Length: 0\r\n\r\n`);
+            return;
+          }
+          wss!.handleUpgrade(req, socket, head, (ws) => target.handle(ws, req));
+        };
         const refusal = target ? target.accept?.(req) ?? null : { status: 404, message: 'no WebSocket endpoint here' };
-        if (!target || refusal) {
-          if (refusal?.status === 429 && this.config.settings.metrics) this.metrics.recordRateLimited(declaration.name);
-          socket.end(`HTTP/1.1 ${refusal!.status} ${refusal!.message}\r\nConnection: close\r\nContent-Length: 0\r\n\r\n`);
-          return;
-        }
-        wss!.handleUpgrade(req, socket, head, (ws) => target.handle(ws, req));
+        if (!(refusal instanceof Promise)) return decide(refusal);
+        refusal.then(decide, (err: unknown) => {
+          this.log.error('WebSocket upgrade check failed', { server: declaration.name, path, error: err instanceof Error ? err.message : String(err) });
+          decide({ status: 500, message: 'Internal Server Error' });
+        });
       });
     }
     await new Promise<void>((resolve, reject) => {

@@ -46,6 +46,7 @@ export const configFileSchema = z.strictObject({
   }).default({ ttlSeconds: 300, maxEntries: 256 }),
   metrics: metricsSchema.nullable().default(null),
   bds: z.strictObject({ databaseUrl: z.string().min(1).nullable().default(null) }).default({ databaseUrl: null }),
+  redisUrl: z.string().regex(/^rediss?:\/\/\S+$/, 'must be a redis:// or rediss:// URL').nullable().default(null),
   /** Plugins to load: key = built-in name, relative path or package name; value = that plugin's options. */
   plugins: z.record(z.string().min(1), z.record(z.string(), z.unknown())).default({}),
   /** Plugins whose boot failure is logged and skipped instead of stopping the host. */

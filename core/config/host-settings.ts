@@ -25,6 +25,8 @@ export interface HostSettings {
   };
   dexPlan: { ttlSeconds: number; maxEntries: number };
   bdsDatabaseUrl: string | null;
+  /** Redis shared by replicas (`CHAIN_REDIS_URL`): the dashboard's limits; null keeps them per process. */
+  redisUrl: string | null;
   /** The host's `/metrics` server, or null for none. */
   metrics: null | { host: string; port: number; publicQuery: boolean };
 }

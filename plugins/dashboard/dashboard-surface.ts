@@ -15,7 +15,7 @@ import { explorerErrorPages } from './explorer/explorer-response.js';
 import { explorerRouter } from './explorer/explorer-routes.js';
 import { ClientAddressResolver } from './limits/client-address.js';
 import { InFlightGate } from './limits/in-flight-gate.js';
-import { clientKeyMiddleware, DashboardRateLimiter, rateLimitMiddleware } from './limits/rate-limit.js';
+import { clientKeyMiddleware, DashboardRateLimiter, rateLimitMiddleware, type SharedLimitStore } from './limits/rate-limit.js';
 import { SimulateGuard } from './limits/simulate-guard.js';
 import { NodeTargets } from './reads/node-targets.js';
 import { WsHub } from './ws/ws-hub.js';
@@ -34,6 +34,8 @@ export interface DashboardSurfaceOptions {
   log: Logger;
   /** Told of each dry run the dashboard refuses (the host's refusal counter). */
   countSimulateRefusal?: CountRefusal<DashboardRefusal>;
+  /** Where replicas share their limits (`CHAIN_REDIS_URL`); null keeps them in this process. */
+  sharedLimits?: SharedLimitStore | null;
 }
 
 /** Why the dashboard refuses a dry run before or while it runs. */
@@ -58,7 +60,8 @@ export class DashboardSurface {
     let node: ChainNode | null = null;
     const nodeOnce = () => (node ??= config.node());
     this.addresses = new ClientAddressResolver(options.trustedProxies);
-    this.rateLimiter = options.limits.enabled ? new DashboardRateLimiter(options.limits) : null;
+    const shared = config.sharedLimits ?? null;
+    this.rateLimiter = options.limits.enabled ? new DashboardRateLimiter(options.limits, Date.now, shared) : null;
     this.inFlight = options.limits.enabled ? new InFlightGate(options.limits.maxInFlight) : null;
     this.services = {
       options,
@@ -69,7 +72,7 @@ export class DashboardSurface {
         requestTimeoutMs: options.requestTimeoutMs,
         peerInspection: options.peerInspection,
       }),
-      simulate: options.simulate.enabled ? new SimulateGuard(options.simulate, options.limits.maxTrackedClients, countSimulateRefusal) : null,
+      simulate: options.simulate.enabled ? new SimulateGuard(options.simulate, options.limits.maxTrackedClients, countSimulateRefusal, shared) : null,
       countSimulateRefusal,
       inProcessNode: config.inProcessNode,
       log,

@@ -30,6 +30,12 @@ export const dashboardConfigSchema = z.strictObject({
    * header is ignored and the peer address is the client, so nobody can pick their own bucket.
    */
   trustedProxies: z.array(proxyEntry).default([]),
+  /**
+   * Prefix of the Redis keys that hold the shared limits (with `CHAIN_REDIS_URL`). Replicas that
+   * must enforce one limit use the same prefix; two dashboards of different deployments on one
+   * Redis use different ones.
+   */
+  redisKeyPrefix: z.string().regex(/^[A-Za-z0-9:_.-]{1,64}$/, 'must be 1..64 letters, digits, ":", "_", "." or "-"').default('chainhost:dashboard:'),
   /** `?rpc=<url>` inspection of the configured node's known peers (dashboard.md §2). */
   peerInspection: z.strictObject({
     enabled: z.boolean().default(true),

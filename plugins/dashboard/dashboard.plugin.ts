@@ -3,8 +3,10 @@ import { CoreTokens } from '../../core/core-tokens.js';
 import { definePlugin, type PluginContext } from '../../core/plugin.js';
 import { dashboardConfigSchema, type DashboardOptions } from './dashboard.config.js';
 import { DASHBOARD_REFUSALS, DashboardSurface } from './dashboard-surface.js';
+import { connectSharedRedis } from './limits/redis-client.js';
+import type { Redis } from 'ioredis';
 
-const surfaces = new WeakMap<PluginContext<DashboardOptions>, DashboardSurface>();
+const surfaces = new WeakMap<PluginContext<DashboardOptions>, { surface: DashboardSurface; redis: Redis | null }>();
 
 /**
  * The optional dashboard (spec §1.8, §4): REST routes, the `/ws` feed and the explorer on a
@@ -18,6 +20,7 @@ export const dashboardPlugin = definePlugin({
   config: dashboardConfigSchema,
   init(ctx) {
     if (!ctx.options.enabled) return;
+    const redis = ctx.settings.redisUrl ? connectSharedRedis(ctx.settings.redisUrl, ctx.log.child('redis')) : null;
     const surface = new DashboardSurface({
       options: ctx.options,
       node: () => ctx.resolve(CoreTokens.chainNode),
@@ -26,14 +29,17 @@ export const dashboardPlugin = definePlugin({
       inProcessNode: ctx.loadedPlugins.includes('devnet'),
       log: ctx.log,
       countSimulateRefusal: simulationRefusalCounter(ctx.resolve(CoreTokens.metrics), 'dashboard', DASHBOARD_REFUSALS),
+      sharedLimits: redis && { redis, prefix: `${ctx.options.redisKeyPrefix}`, log: ctx.log.child('limits') },
     });
-    surfaces.set(ctx, surface);
+    surfaces.set(ctx, { surface, redis });
     ctx.servers.declare(surface.server());
     for (const route of surface.routes()) ctx.routes.add(route);
     ctx.routes.addWebSocket(surface.webSocket());
   },
   async stop(ctx) {
-    await surfaces.get(ctx)?.stop();
+    const running = surfaces.get(ctx);
     surfaces.delete(ctx);
+    await running?.surface.stop();
+    running?.redis?.disconnect();
   },
 });

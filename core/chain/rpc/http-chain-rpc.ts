@@ -1,5 +1,4 @@
-import http from 'node:http';
-import https from 'node:https';
+import { Pool, type Dispatcher } from 'undici';
 import {
   NodeUnavailableError,
   RpcError,
@@ -28,7 +27,7 @@ export interface HttpChainRpcOptions {
   retries?: number;
   /** First retry delay in ms (default 100); doubles per attempt with jitter, capped at 2 s. */
   retryDelayMs?: number;
-  /** Concurrent connections to the node (default 16); further calls queue on the agent. */
+  /** Concurrent connections to the node (default 16); further calls queue on the pool. */
   maxSockets?: number;
   /**
    * Idle keep-alive sockets are closed after this many ms (default 4 000) — below the 10 s idle
@@ -92,8 +91,11 @@ export class HttpChainRpc implements ChainRpc {
   /** The node URL as shown in errors: no credentials, no query string. */
   readonly url: string;
   private readonly target: URL;
-  private readonly transport: typeof http | typeof https;
-  private readonly agent: http.Agent;
+  private readonly pool: Pool;
+  private readonly path: string;
+  private readonly requestHeaders: Record<string, string>;
+  /** Identical reads in flight, by request body (without id): later callers share the first one's answer. */
+  private readonly inFlight = new Map<string, Promise<string>>();
   private readonly timeoutMs: number;
   private readonly retries: number;
   private readonly retryDelayMs: number;
@@ -101,7 +103,6 @@ export class HttpChainRpc implements ChainRpc {
   private readonly headers: Record<string, string>;
   private readonly options: HttpChainRpcOptions;
   private subscriptions: WebSocketSubscriptions | null = null;
-  private nextId = 1;
   private closed = false;
 
   constructor(url: string, options: HttpChainRpcOptions = {}) {
@@ -113,17 +114,20 @@ export class HttpChainRpc implements ChainRpc {
     this.retryDelayMs = Math.max(0, options.retryDelayMs ?? 100);
     this.maxResponseBytes = positive(options.maxResponseBytes, 64 * 1024 * 1024, 'maxResponseBytes');
     this.headers = { ...options.headers };
-    const https_ = this.target.protocol === 'https:';
-    this.transport = https_ ? https : http;
-    const agentOptions: http.AgentOptions = {
-      keepAlive: true,
-      keepAliveMsecs: 1_000,
-      maxSockets: positive(options.maxSockets, 16, 'maxSockets'),
-      maxFreeSockets: positive(options.maxSockets, 16, 'maxSockets'),
-      timeout: positive(options.freeSocketTimeoutMs, 4_000, 'freeSocketTimeoutMs'),
-      scheduling: 'lifo',
-    };
-    this.agent = https_ ? new https.Agent(agentOptions) : new http.Agent(agentOptions);
+    const freeSocketTimeoutMs = positive(options.freeSocketTimeoutMs, 4_000, 'freeSocketTimeoutMs');
+    // undici's pool: keep-alive connections, no per-request agent bookkeeping, and answers read
+    // straight into one buffer — the remote node path costs about what a bare forwarding proxy does.
+    this.pool = new Pool(this.target.origin, {
+      connections: positive(options.maxSockets, 16, 'maxSockets'),
+      keepAliveTimeout: freeSocketTimeoutMs,
+      keepAliveMaxTimeout: freeSocketTimeoutMs,
+      pipelining: 1,
+    });
+    this.path = (this.target.pathname || '/') + this.target.search;
+    const auth: Record<string, string> = this.target.username
+      ? { authorization: `Basic ${Buffer.from(`${decodeURIComponent(this.target.username)}:${decodeURIComponent(this.target.password)}`).toString('base64')}` }
+      : {};
+    this.requestHeaders = { ...this.headers, ...auth, 'content-type': 'application/json', accept: 'application/json' };
   }
 
   async call<T = unknown>(method: string, params: Record<string, unknown> = {}, options: RpcCallOptions = {}): Promise<T> {
@@ -131,12 +135,16 @@ export class HttpChainRpc implements ChainRpc {
     const signal = options.signal;
     signal?.throwIfAborted();
     const timeoutMs = positive(options.timeoutMs, this.timeoutMs, 'timeoutMs');
-    const attempts = IDEMPOTENT_RPC_METHODS.has(method) ? this.retries + 1 : 1;
-    const body = JSON.stringify({ jsonrpc: JSONRPC, id: this.nextId++, method, params: wireParams(params) });
+    const idempotent = IDEMPOTENT_RPC_METHODS.has(method);
+    const attempts = idempotent ? this.retries + 1 : 1;
+    // The id is the same on every request: one JSON-RPC call per HTTP request, so it identifies
+    // nothing, and a fixed id lets identical reads be recognised by their body.
+    const body = `{"jsonrpc":"${JSONRPC}","id":1,"method":${JSON.stringify(method)},"params":${JSON.stringify(wireParams(params))}}`;
     for (let attempt = 1; ; attempt++) {
       let failure: AttemptFailure;
       try {
-        return await this.attempt<T>(method, body, timeoutMs, signal);
+        const text = idempotent ? await this.sharedRead(method, body, timeoutMs, signal) : await this.attempt(method, body, timeoutMs, signal);
+        return readEnvelope<T>(method, text);
       } catch (err) {
         if (!(err instanceof AttemptFailure)) throw err; // RpcError or the caller's abort reason
         failure = err;
@@ -158,67 +166,90 @@ export class HttpChainRpc implements ChainRpc {
     if (this.closed) return;
     this.closed = true;
     await this.subscriptions?.close();
-    this.agent.destroy();
+    await this.pool.destroy();
   }
 
-  private attempt<T>(method: string, body: string, timeoutMs: number, signal?: AbortSignal): Promise<T> {
-    return new Promise<T>((resolve, reject) => {
-      let settled = false;
-      // `complete`: the response was read to its end, so the socket goes back to the pool even
-      // when the answer is a JSON-RPC error; otherwise the request (and its socket) is destroyed.
-      const settle = (fail: unknown, value?: T, complete = false): void => {
-        if (settled) return;
-        settled = true;
-        clearTimeout(timer);
-        signal?.removeEventListener('abort', onAbort);
-        if (fail === undefined) return resolve(value as T);
-        if (!complete) req.destroy();
-        reject(fail);
-      };
-      const onAbort = (): void => settle(signal!.reason ?? new DOMException('This operation was aborted', 'AbortError'));
-      const req = this.transport.request(
-        {
-          protocol: this.target.protocol,
-          hostname: stripBrackets(this.target.hostname),
-          port: this.target.port || undefined,
-          path: (this.target.pathname || '/') + this.target.search,
-          auth: this.target.username ? `${decodeURIComponent(this.target.username)}:${decodeURIComponent(this.target.password)}` : undefined,
-          method: 'POST',
-          agent: this.agent,
-          headers: {
-            ...this.headers,
-            'content-type': 'application/json',
-            accept: 'application/json',
-            'content-length': Buffer.byteLength(body),
-          },
-        },
-        (res) => {
-          const chunks: Buffer[] = [];
-          let size = 0;
-          res.on('data', (chunk: Buffer) => {
-            size += chunk.length;
-            if (size > this.maxResponseBytes) {
-              settle(new AttemptFailure(`the ${method} answer exceeds ${this.maxResponseBytes} bytes`, false, true));
-            } else chunks.push(chunk);
-          });
-          res.on('error', (err) => settle(networkFailure(err)));
-          res.on('end', () => {
-            try {
-              settle(undefined, readEnvelope<T>(method, res.statusCode ?? 0, Buffer.concat(chunks).toString('utf8')), true);
-            } catch (err) {
-              settle(err, undefined, true);
-            }
-          });
-        },
+  /**
+   * Single flight for reads: a call identical to one in flight (same method and params) waits
+   * for that request's answer instead of sending its own, and parses its own copy of it. The
+   * shared request runs without any one caller's signal, so a caller that gives up stops waiting
+   * without failing the others.
+   */
+  private sharedRead(method: string, body: string, timeoutMs: number, signal?: AbortSignal): Promise<string> {
+    let flight = this.inFlight.get(body);
+    if (!flight) {
+      flight = this.attempt(method, body, timeoutMs);
+      this.inFlight.set(body, flight);
+      const done = () => this.inFlight.delete(body);
+      flight.then(done, done);
+    }
+    if (!signal) return flight;
+    return new Promise<string>((resolve, reject) => {
+      const onAbort = () => reject(signal.reason ?? new DOMException('This operation was aborted', 'AbortError'));
+      signal.addEventListener('abort', onAbort, { once: true });
+      flight.then(
+        (text) => { signal.removeEventListener('abort', onAbort); resolve(text); },
+        (err: unknown) => { signal.removeEventListener('abort', onAbort); reject(err); },
       );
-      const timer = setTimeout(
-        () => settle(new AttemptFailure(`no answer to ${method} within ${timeoutMs} ms`, true, true)),
-        timeoutMs,
-      );
-      signal?.addEventListener('abort', onAbort, { once: true });
-      req.on('error', (err) => settle(networkFailure(err)));
-      req.end(body);
     });
+  }
+
+  /**
+   * One HTTP exchange under a precise deadline: undici's own timeouts tick at one-second
+   * resolution, so the deadline is a timer of ours; the exchange left behind is ended by
+   * undici's timeouts (set to the same value) and its connection is not reused.
+   */
+  private attempt(method: string, body: string, timeoutMs: number, signal?: AbortSignal): Promise<string> {
+    return new Promise<string>((resolve, reject) => {
+      const timer = setTimeout(() => reject(new AttemptFailure(`no answer to ${method} within ${timeoutMs} ms`, true, true)), timeoutMs);
+      this.exchange(method, body, timeoutMs, signal).then(
+        (text) => { clearTimeout(timer); resolve(text); },
+        (err: unknown) => { clearTimeout(timer); reject(err); },
+      );
+    });
+  }
+
+  /** The answer's text, or an AttemptFailure (or the caller's abort reason). */
+  private async exchange(method: string, body: string, timeoutMs: number, signal?: AbortSignal): Promise<string> {
+    let response: Dispatcher.ResponseData;
+    try {
+      response = await this.pool.request({
+        path: this.path,
+        method: 'POST',
+        headers: this.requestHeaders,
+        body,
+        signal,
+        // One deadline for the answer's head and one for its body; together they bound the call.
+        headersTimeout: timeoutMs,
+        bodyTimeout: timeoutMs,
+      });
+    } catch (err) {
+      if (signal?.aborted) throw signal.reason ?? err;
+      throw networkFailure(err as NodeJS.ErrnoException, method, timeoutMs);
+    }
+    const declared = Number(response.headers['content-length'] ?? 0);
+    if (declared > this.maxResponseBytes) {
+      response.body.destroy();
+      throw new AttemptFailure(`the ${method} answer exceeds ${this.maxResponseBytes} bytes`, false, true);
+    }
+    const chunks: Buffer[] = [];
+    let size = 0;
+    try {
+      for await (const chunk of response.body as AsyncIterable<Buffer>) {
+        size += chunk.length;
+        if (size > this.maxResponseBytes) {
+          response.body.destroy();
+          throw new AttemptFailure(`the ${method} answer exceeds ${this.maxResponseBytes} bytes`, false, true);
+        }
+        chunks.push(chunk);
+      }
+    } catch (err) {
+      if (err instanceof AttemptFailure) throw err;
+      if (signal?.aborted) throw signal.reason ?? err;
+      throw networkFailure(err as NodeJS.ErrnoException, method, timeoutMs);
+    }
+    const text = chunks.length === 1 ? chunks[0]!.toString('utf8') : Buffer.concat(chunks).toString('utf8');
+    return statusChecked(method, response.statusCode, text);
   }
 }
 
@@ -269,25 +300,37 @@ function wireParams(params: Record<string, unknown>): Record<string, unknown> {
   return out;
 }
 
-function readEnvelope<T>(method: string, status: number, text: string): T {
-  let envelope: { result?: unknown; error?: { code?: number; message?: string; data?: string } } | null = null;
+type Envelope = { result?: unknown; error?: { code?: number; message?: string; data?: string } };
+
+function envelopeOf(text: string): Envelope | null {
   try {
     const parsed = JSON.parse(text);
-    if (parsed && typeof parsed === 'object' && !Array.isArray(parsed)) envelope = parsed;
+    return parsed && typeof parsed === 'object' && !Array.isArray(parsed) ? parsed : null;
   } catch {
-    // handled below by status
+    return null;
   }
-  // A JSON-RPC error is the node's answer whatever the HTTP status (CometBFT uses 200 and 500).
-  if (envelope?.error) throw toRpcError(envelope.error);
-  if (envelope && 'result' in envelope && status >= 200 && status < 300) return envelope.result as T;
+}
+
+/**
+ * The answer text when it carries a JSON-RPC result or error: a JSON-RPC error is the node's
+ * answer whatever the HTTP status (CometBFT uses 200 and 500). Anything else is a failed attempt,
+ * retryable for 5xx and 429. A 2xx answer is parsed once, by the caller (readEnvelope).
+ */
+function statusChecked(method: string, status: number, text: string): string {
+  if (status >= 200 && status < 300) return text;
+  const envelope = envelopeOf(text);
+  if (envelope?.error) return text;
   if (status >= 500 || status === 429) {
     throw new AttemptFailure(`${method} answered HTTP ${status} without a JSON-RPC response`, true, true);
   }
-  throw new AttemptFailure(
-    `${method} answered HTTP ${status} with ${envelope ? 'JSON without result or error' : 'a non-JSON body'}; is this a CometBFT RPC URL?`,
-    false,
-    true,
-  );
+  throw new AttemptFailure(`${method} answered HTTP ${status} with ${envelope ? 'JSON without result or error' : 'a non-JSON body'}; is this a CometBFT RPC URL?`, false, true);
+}
+
+function readEnvelope<T>(method: string, text: string): T {
+  const envelope = envelopeOf(text);
+  if (envelope?.error) throw toRpcError(envelope.error);
+  if (envelope && 'result' in envelope) return envelope.result as T;
+  throw new AttemptFailure(`${method} answered HTTP 200 with ${envelope ? 'JSON without result or error' : 'a non-JSON body'}; is this a CometBFT RPC URL?`, false, true);
 }
 
 export function toRpcError(error: { code?: number; message?: string; data?: string }): RpcError {
@@ -295,9 +338,16 @@ export function toRpcError(error: { code?: number; message?: string; data?: stri
   return new RpcError(typeof error.code === 'number' ? error.code : -32603, error.message ?? 'Internal error', data || undefined);
 }
 
-function networkFailure(err: NodeJS.ErrnoException): AttemptFailure {
-  const code = err.code ?? '';
-  const what = code === 'ECONNREFUSED' ? 'connection refused' : code === 'ECONNRESET' ? 'connection reset' : err.message;
+/** undici's timeouts and socket errors, and the system errors under them, as one failed attempt. */
+function networkFailure(err: NodeJS.ErrnoException, method: string, timeoutMs: number): AttemptFailure {
+  if (err.code === 'UND_ERR_HEADERS_TIMEOUT' || err.code === 'UND_ERR_BODY_TIMEOUT') {
+    return new AttemptFailure(`no answer to ${method} within ${timeoutMs} ms`, true, true, err);
+  }
+  if (err.code === 'UND_ERR_CONNECT_TIMEOUT') return new AttemptFailure('connection timed out (ETIMEDOUT)', true, false, err);
+  const cause = (err.cause ?? null) as NodeJS.ErrnoException | null;
+  const system = err.code === 'UND_ERR_SOCKET' && cause?.code ? cause : err;
+  const code = system.code === 'UND_ERR_SOCKET' ? 'ECONNRESET' : system.code ?? '';
+  const what = code === 'ECONNREFUSED' ? 'connection refused' : code === 'ECONNRESET' ? 'connection reset' : system.message;
   return new AttemptFailure(code && !what.includes(code) ? `${what} (${code})` : what, TRANSIENT.has(code), !NOT_CONNECTED.has(code), err);
 }
 

@@ -1,30 +1,49 @@
+import type { Redis } from 'ioredis';
 import type Koa from 'koa';
 import { ApiError } from '../../../core/errors.js';
+import { silentLogger, type Logger } from '../../../core/logger.js';
 import type { DashboardOptions } from '../dashboard.config.js';
 import type { ClientAddressResolver } from './client-address.js';
 import { limitClassOf, type LimitClass } from './limit-class.js';
-import { TokenBuckets } from './token-bucket.js';
+import { RedisTokenBuckets } from './redis-token-buckets.js';
+import { TokenBuckets, type TakeResult } from './token-bucket.js';
+
+/** Where the buckets of every dashboard replica meet: a Redis client and a key prefix. */
+export interface SharedLimitStore {
+  redis: Redis;
+  prefix: string;
+  log?: Logger;
+}
+
+const LIMIT_CLASSES: readonly LimitClass[] = ['api', 'expensive', 'websocket'];
 
 /**
  * The per-client rate limits of the dashboard: one token-bucket table per limit class, each
- * capped at `maxTrackedClients` with idle eviction. Used by the HTTP middleware and by the
- * WebSocket upgrade check.
+ * capped at `maxTrackedClients` with idle eviction, in this process (the default) or shared by
+ * every replica through Redis. Used by the HTTP middleware and by the WebSocket upgrade check.
  */
 export class DashboardRateLimiter {
-  readonly buckets: Record<LimitClass, TokenBuckets>;
+  readonly buckets: Record<LimitClass, TokenBuckets | RedisTokenBuckets>;
 
-  constructor(limits: DashboardOptions['limits'], now: () => number = Date.now) {
+  constructor(limits: DashboardOptions['limits'], now: () => number = Date.now, shared: SharedLimitStore | null = null) {
     const idleMs = limits.clientIdleSeconds * 1000;
-    this.buckets = {
-      api: new TokenBuckets(limits.api, limits.maxTrackedClients, idleMs, now),
-      expensive: new TokenBuckets(limits.expensive, limits.maxTrackedClients, idleMs, now),
-      websocket: new TokenBuckets(limits.websocket, limits.maxTrackedClients, idleMs, now),
-    };
+    const bucketsOf = (limitClass: LimitClass) => shared
+      ? new RedisTokenBuckets(shared.redis, limits[limitClass], { prefix: `${shared.prefix}${limitClass}:`, maxClients: limits.maxTrackedClients, idleMs, log: shared.log ?? silentLogger }, now)
+      : new TokenBuckets(limits[limitClass], limits.maxTrackedClients, idleMs, now);
+    this.buckets = Object.fromEntries(LIMIT_CLASSES.map((c) => [c, bucketsOf(c)])) as Record<LimitClass, TokenBuckets | RedisTokenBuckets>;
   }
 
-  /** Takes one token or throws the 429 (`Retry-After` = seconds until a token is back, at least 1). */
-  check(limitClass: LimitClass, client: string): void {
+  /**
+   * Takes one token or throws the 429 (`Retry-After` = seconds until a token is back, at least 1).
+   * In memory it answers synchronously (no promise on the hot path); with Redis, a promise.
+   */
+  check(limitClass: LimitClass, client: string): void | Promise<void> {
     const result = this.buckets[limitClass].take(client);
+    if (result instanceof Promise) return result.then((r) => this.refuseUnless(limitClass, r));
+    this.refuseUnless(limitClass, result);
+  }
+
+  private refuseUnless(limitClass: LimitClass, result: TakeResult): void {
     if (result.allowed) return;
     const { ratePerSecond, burst } = this.buckets[limitClass].config;
     const retryAfter = Math.max(1, Math.ceil(result.retryAfterSeconds));
@@ -37,9 +56,10 @@ export class DashboardRateLimiter {
     );
   }
 
-  /** Clients currently tracked over all classes (bounded by 3 × maxTrackedClients). */
+  /** Clients tracked in this process over all classes (bounded by 3 × maxTrackedClients; with Redis, those counted locally during an outage). */
   trackedClients(): number {
-    return this.buckets.api.clients.size + this.buckets.expensive.clients.size + this.buckets.websocket.clients.size;
+    const local = (b: TokenBuckets | RedisTokenBuckets) => (b instanceof RedisTokenBuckets ? b.local : b).clients.size;
+    return LIMIT_CLASSES.reduce((sum, c) => sum + local(this.buckets[c]), 0);
   }
 }
 
@@ -54,7 +74,10 @@ export function clientKeyMiddleware(addresses: ClientAddressResolver): Koa.Middl
 export function rateLimitMiddleware(limiter: DashboardRateLimiter): Koa.Middleware {
   return async (ctx, next) => {
     const limitClass = limitClassOf(ctx.path);
-    if (limitClass && limitClass !== 'websocket') limiter.check(limitClass, ctx.state.clientKey as string);
+    if (limitClass && limitClass !== 'websocket') {
+      const pending = limiter.check(limitClass, ctx.state.clientKey as string);
+      if (pending) await pending;
+    }
     await next();
   };
 }

@@ -4,45 +4,74 @@ import type { CountRefusal } from '../../../core/chain/simulation-refusals.js';
 import { ApiError } from '../../../core/errors.js';
 import type { DashboardOptions } from '../dashboard.config.js';
 import { BoundedClientMap } from './bounded-client-map.js';
+import type { SharedLimitStore } from './rate-limit.js';
 
 /**
  * Spec 5.7: `simulate_tx` must not be an unrestricted public endpoint. On top of the expensive
  * class and the node's own simulation caps, dry runs through the dashboard get:
  * - a per-client fixed window (koa-ratelimit's memory driver; its `db` is a BoundedClientMap,
- *   because the driver alone never forgets a client),
+ *   because the driver alone never forgets a client; with Redis, its redis driver, shared by
+ *   every replica and falling back to the memory window while Redis does not answer),
  * - a concurrency cap over all clients (503 + Retry-After when full),
  * - a wall-clock deadline per dry run (504).
  */
 export class SimulateGuard {
   private running = 0;
-  private readonly window: Koa.Middleware;
+  /** This process's window: the only one without Redis, the fallback while Redis does not answer. */
+  private readonly localWindow: Koa.Middleware;
+  /** The window every replica shares through Redis (koa-ratelimit's redis driver), when configured. */
+  private readonly sharedWindow: Koa.Middleware | null;
+  private degraded = false;
 
   constructor(
     private readonly options: DashboardOptions['simulate'],
     maxTrackedClients: number,
     private readonly onRefusal: CountRefusal<'rate_limited' | 'capacity' | 'timeout'> = () => undefined,
+    private readonly shared: SharedLimitStore | null = null,
   ) {
-    this.window = ratelimit({
-      driver: 'memory',
-      db: new BoundedClientMap<unknown>(maxTrackedClients, options.windowMs),
+    const common = {
       duration: options.windowMs,
       max: options.maxPerWindow,
-      id: (ctx) => String(ctx.state.clientKey ?? 'unknown'),
-      namespace: 'simulate',
+      id: (ctx: Koa.Context) => String(ctx.state.clientKey ?? 'unknown'),
       headers: { remaining: 'X-Simulate-Limit-Remaining', reset: 'X-Simulate-Limit-Reset', total: 'X-Simulate-Limit-Total' },
-    });
+    };
+    this.localWindow = ratelimit({ ...common, driver: 'memory', db: new BoundedClientMap<unknown>(maxTrackedClients, options.windowMs), namespace: 'simulate' });
+    this.sharedWindow = shared ? ratelimit({ ...common, driver: 'redis', db: shared.redis, namespace: `${shared.prefix}simulate` }) : null;
   }
 
   get inFlight(): number {
     return this.running;
   }
 
+  private sharedFailed(err: unknown): void {
+    if (this.degraded) return;
+    this.degraded = true;
+    this.shared?.log?.warn('Redis does not answer: the dry-run window is per process until it is back', { reason: err instanceof Error ? err.message : String(err) });
+  }
+
+  private sharedAnswered(): void {
+    if (!this.degraded) return;
+    this.degraded = false;
+    this.shared?.log?.info('Redis answers again: the dry-run window is shared again');
+  }
+
   /** Checks the per-client window; throws the 429 in the dashboard's error shape. */
   async checkWindow(ctx: Koa.Context): Promise<void> {
     let passed = false;
-    await this.window(ctx, async () => {
+    const pass = async () => {
       passed = true;
-    });
+    };
+    if (this.sharedWindow) {
+      try {
+        await this.sharedWindow(ctx, pass);
+        this.sharedAnswered();
+      } catch (err) {
+        this.sharedFailed(err);
+        await this.localWindow(ctx, pass);
+      }
+    } else {
+      await this.localWindow(ctx, pass);
+    }
     if (passed) return;
     this.onRefusal('rate_limited');
     const state = ctx.state.rateLimit as { after?: number } | undefined;

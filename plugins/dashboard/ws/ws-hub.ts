@@ -3,7 +3,7 @@ import type { WebSocket } from 'ws';
 import type { ChainNode } from '../../../core/chain/node.js';
 import { ApiError } from '../../../core/errors.js';
 import type { Logger } from '../../../core/logger.js';
-import type { WebSocketContribution } from '../../../core/routes.js';
+import type { UpgradeRefusal, WebSocketContribution } from '../../../core/routes.js';
 import type { DashboardOptions } from '../dashboard.config.js';
 import type { ClientAddressResolver } from '../limits/client-address.js';
 import type { DashboardRateLimiter } from '../limits/rate-limit.js';
@@ -56,15 +56,25 @@ export class WsHub {
     };
   }
 
-  accept(request: IncomingMessage): { status: number; message: string } | null {
+  accept(request: IncomingMessage): UpgradeRefusal | null | Promise<UpgradeRefusal | null> {
     if (this.stopped) return { status: 503, message: 'dashboard shutting down' };
     const client = this.clientOf(request);
-    try {
-      this.options.rateLimiter?.check('websocket', client);
-    } catch (err) {
+    const tooMany = (err: unknown): UpgradeRefusal => {
       if (err instanceof ApiError) return { status: 429, message: 'Too Many Requests' };
       throw err;
+    };
+    let pending: void | Promise<void>;
+    try {
+      pending = this.options.rateLimiter?.check('websocket', client);
+    } catch (err) {
+      return tooMany(err);
     }
+    // With limits shared through Redis the token is taken asynchronously.
+    if (pending) return pending.then(() => this.capacityRefusal(client), tooMany);
+    return this.capacityRefusal(client);
+  }
+
+  private capacityRefusal(client: string): UpgradeRefusal | null {
     if (this.sessions.size >= this.options.limits.maxClients) return { status: 503, message: 'dashboard websocket client limit reached' };
     if ((this.perClient.get(client) ?? 0) >= this.options.limits.maxClientsPerIp) {
       return { status: 503, message: 'dashboard websocket client limit reached for client' };
