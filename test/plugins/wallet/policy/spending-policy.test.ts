@@ -1,0 +1,134 @@
+import assert from 'node:assert/strict';
+import { mkdtemp, readFile, rm, stat, writeFile } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import { decodedAbciQuery } from '../../../../core/chain/abci-value.js';
+import { ChainDecimal } from '../../../../core/chain/decimal.js';
+import type { ChainNode } from '../../../../core/chain/node.js';
+import { spendOfDryRun } from '../../../../plugins/wallet/policy/dry-run-spend.js';
+import { DAY_MS, SpendLedger } from '../../../../plugins/wallet/policy/spend-ledger.js';
+import { accountPolicySchema, checkSpend, remainingToday, type SpendPreview } from '../../../../plugins/wallet/policy/spending-policy.js';
+
+const ME = 'a'.repeat(64);
+const FRIEND = 'b'.repeat(64);
+const STRANGER = 'c'.repeat(64);
+const d = (text: string) => ChainDecimal.parse(text);
+
+function preview(spent: Record<string, string>, credited: string[] = [], call = 'currency.transfer'): SpendPreview {
+  const [contract, fn] = call.split('.') as [string, string];
+  return { contract, function: fn, spent: new Map(Object.entries(spent).map(([k, v]) => [k, d(v)])), credited: new Set(credited) };
+}
+
+describe('spending policy (config only; checked before signing)', () => {
+  const policy = accountPolicySchema.parse({
+    maxPerTransaction: { currency: '100', con_token: '5.5' },
+    maxPer24h: { currency: '250' },
+    allowedContracts: ['currency', 'con_token', 'con_dex'],
+    allowedFunctions: ['currency.transfer', 'con_token.transfer', 'con_dex.swapExactTokenForToken'],
+    allowedRecipients: [FRIEND],
+  });
+
+  it('allows what fits every rule', () => {
+    assert.equal(checkSpend(policy, preview({ currency: '100' }, [FRIEND]), new Map([['currency', d('150')]])), null);
+  });
+
+  it('names the rule it refuses by, and what is left of a limit', () => {
+    const cases: [SpendPreview, Map<string, ChainDecimal>, string, Record<string, string> | undefined, RegExp][] = [
+      [preview({}, [], 'con_evil.drain'), new Map(), 'allowedContracts', undefined, /contract con_evil is not among/],
+      [preview({}, [], 'currency.approve'), new Map(), 'allowedFunctions', undefined, /currency\.approve is not among/],
+      [preview({ currency: '1' }, [STRANGER]), new Map(), 'allowedRecipients', undefined, new RegExp(`would pay ${STRANGER}`)],
+      [preview({ currency: '100.000000000000000000000000000001' }, [FRIEND]), new Map(), 'maxPerTransaction', { currency: '100' }, /at most 100 per transaction/],
+      [preview({ con_token: '6' }, [FRIEND], 'con_token.transfer'), new Map(), 'maxPerTransaction', { con_token: '5.5' }, /6 of con_token/],
+      [preview({ currency: '60' }, [FRIEND]), new Map([['currency', d('200.5')]]), 'maxPer24h', { currency: '49.5' }, /49\.5 of the account's 250 per 24 hours is left/],
+    ];
+    for (const [p, today, rule, remaining, message] of cases) {
+      const denial = checkSpend(policy, p, today);
+      assert.equal(denial?.rule, rule, JSON.stringify(denial));
+      assert.deepEqual(denial?.remaining, remaining);
+      assert.match(denial!.message, message);
+    }
+  });
+
+  it('shows what is left of each daily limit, never below zero', () => {
+    assert.deepEqual(remainingToday(policy, new Map([['currency', d('300')]])), { currency: '0' });
+    assert.deepEqual(remainingToday(policy, new Map()), { currency: '250' });
+  });
+
+  it('rejects a policy that is not exact decimals and contract names', () => {
+    assert.throws(() => accountPolicySchema.parse({ maxPerTransaction: { currency: 100 } }), /expected string/);
+    assert.throws(() => accountPolicySchema.parse({ maxPerTransaction: { currency: '1e3' } }), /non-negative decimal string/);
+    assert.throws(() => accountPolicySchema.parse({ allowedRecipients: ['alice'] }), /64-hex address/);
+    assert.throws(() => accountPolicySchema.parse({ maxPerDay: {} }), /maxPerDay/);
+  });
+});
+
+describe('spend ledger: a rolling 24 hours that survives a restart', () => {
+  let home: string;
+  let now = 1_000_000_000_000;
+  beforeEach(async () => { home = await mkdtemp(path.join(os.tmpdir(), 'chain-ledger-')); });
+  afterEach(() => rm(home, { recursive: true, force: true }));
+
+  it('adds up reservations per account and token, forgets them after 24 h, and persists them', async () => {
+    const ledger = await SpendLedger.open(home, () => now);
+    await ledger.reserve(ME, new Map([['currency', d('10.25')], ['con_token', d('1')]]));
+    now += DAY_MS - 1;
+    await ledger.reserve(ME, new Map([['currency', d('5')]]));
+    await ledger.reserve(FRIEND, new Map([['currency', d('99')]]));
+    assert.deepEqual(Object.fromEntries([...ledger.spentToday(ME)].map(([k, v]) => [k, v.toString()])), { currency: '15.25', con_token: '1' });
+    const reopened = await SpendLedger.open(home, () => now);
+    assert.equal(reopened.spentToday(ME).get('currency')?.toString(), '15.25');
+    now += 2;
+    assert.equal(reopened.spentToday(ME).get('currency')?.toString(), '5');
+    assert.equal((await stat(reopened.file)).mode & 0o777, 0o600);
+  });
+
+  it('releases a reservation the node never accepted', async () => {
+    const ledger = await SpendLedger.open(home, () => now);
+    const release = await ledger.reserve(ME, new Map([['currency', d('7')]]));
+    await release();
+    assert.equal(ledger.spentToday(ME).size, 0);
+    assert.equal((await SpendLedger.open(home, () => now)).spentToday(ME).size, 0);
+  });
+
+  it('refuses a damaged ledger instead of resetting every limit', async () => {
+    const ledger = await SpendLedger.open(home, () => now);
+    await ledger.reserve(ME, new Map([['currency', d('1')]]));
+    await writeFile(ledger.file, (await readFile(ledger.file, 'utf8')).slice(0, 10));
+    await assert.rejects(SpendLedger.open(home, () => now), /not valid JSON; restore it from a backup/);
+  });
+});
+
+describe('spending read from the dry run', () => {
+  /** A node answering /get from a fixed state, as the node formats values. */
+  function nodeWith(state: Record<string, [info: string, text: string]>): ChainNode {
+    return {
+      query: async (p: string) => {
+        const key = decodeURIComponent(p.replace(/^\/get\//, ''));
+        const hit = state[key];
+        return decodedAbciQuery({ code: 0, log: '', info: hit?.[0] ?? '', key, height: '5', codespace: '', valueText: hit?.[1] ?? null });
+      },
+    } as unknown as ChainNode;
+  }
+
+  it('counts balances that fall as spending, balances of others that grow as credits, and the fee in currency', async () => {
+    const node = nodeWith({
+      [`currency.balances:${ME}`]: ['decimal', '1000'],
+      [`con_token.balances:${ME}`]: ['int', '50'],
+      [`con_token.balances:${FRIEND}`]: ['int', '1'],
+      'chi_cost.S:value': ['int', '20'],
+    });
+    const spend = await spendOfDryRun(node, {
+      sender: ME, contract: 'con_dex', function: 'swapExactTokenForToken', chiSupplied: 30n,
+      state: [
+        { key: `con_token.balances:${ME}`, value: 48 },
+        { key: `con_token.balances:${ME}`, value: 40 },
+        { key: `con_token.balances:${FRIEND}`, value: 11 },
+        { key: 'con_token.balances:con_pairs', value: 99 },
+        { key: `currency.balances:${ME}`, value: '1000.5' },
+        { key: 'con_dex.state:x', value: 1 },
+      ],
+    });
+    assert.deepEqual(Object.fromEntries([...spend.spent].map(([k, v]) => [k, v.toString()])), { con_token: '10', currency: '1.5' });
+    assert.deepEqual([...spend.credited], [FRIEND]);
+  });
+});
