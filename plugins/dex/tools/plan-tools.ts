@@ -6,7 +6,7 @@ import { ApiError } from '../../../core/errors.js';
 import { FRESH_PLAN_HINT } from '../dex-errors.js';
 import type { DexServices } from '../dex-services.js';
 import { buildAddLiquidityPlan, buildRemoveLiquidityPlan } from '../liquidity-plan.js';
-import { checkPlanForSubmit } from '../plan-check.js';
+import { assertDeadlineMargin, checkPlanForSubmit } from '../plan-check.js';
 import { SUBMIT_KINDS, type SubmitKind } from '../plan-calls.js';
 import { executeCalls } from '../plan-execution.js';
 import type { IssuedPlan } from '../plan-registry.js';
@@ -62,6 +62,12 @@ export function planTools(dex: DexServices): ToolDefinition[] {
     output: submitOut,
     hints: { idempotentHint: false, openWorldHint: true },
     run: async (args, ctx) => {
+      // 0. Too close to its deadline: refuse before claiming, so nothing is consumed or sent.
+      const pending = dex.registry.peek(args.plan_id);
+      if (pending && dex.blockTime) {
+        const blockMs = await dex.blockTime.blockTimeMs(ctx.signal);
+        assertDeadlineMargin(pending.planId, pending.plan, { nowMs: dex.now(), blockMs, safetyBlocks: dex.safetyBlocks });
+      }
       // 1. Consume. Synchronous and first: of concurrent submits exactly one gets past this line.
       const plan = dex.registry.claim(args.plan_id);
       // 2. Checks on the consumed plan.

@@ -107,7 +107,7 @@ export interface PlanHarness {
   issue(overrides?: Parameters<typeof swapPlanBody>[1]): string;
 }
 
-export function planHarness(options: { ttlSeconds?: number; maxEntries?: number; steps?: Step[]; chainId?: string } = {}): PlanHarness {
+export function planHarness(options: { ttlSeconds?: number; maxEntries?: number; steps?: Step[]; chainId?: string; blockTimeMs?: number; safetyBlocks?: number } = {}): PlanHarness {
   const clock = new FakeClock();
   const registry = new PlanRegistry({ ttlSeconds: options.ttlSeconds ?? 300, maxEntries: options.maxEntries ?? 256, now: clock.now });
   const sender = new ScriptedSender(options.steps);
@@ -122,6 +122,8 @@ export function planHarness(options: { ttlSeconds?: number; maxEntries?: number;
     sender: () => sender,
     guard: null,
     waitTimeoutMs: 1000,
+    blockTime: options.blockTimeMs === undefined ? null : { blockTimeMs: async () => options.blockTimeMs! },
+    safetyBlocks: options.safetyBlocks ?? 2,
     queryPaths: () => null,
   };
   const list = new ContributionList<ToolDefinition>('tool', (t) => t.name);
