@@ -22,6 +22,8 @@ export interface DexServices {
   guard: ChainIdGuard | null;
   /** How long a submit waits for each call's block. */
   waitTimeoutMs: number;
+  /** CHAIN_INCLUDE_RAW: submits answer in full detail, as with `verbose`. */
+  includeRaw: boolean;
   /** The node's block time, for the deadline margin a submit needs; null skips the margin check. */
   blockTime: BlockTimeSource | null;
   /** Blocks of margin beyond one per call that a plan's deadline must leave at submit. */

@@ -47,6 +47,7 @@ export const dexPlugin = definePlugin({
       sender: () => ctx.tryResolve(TransactionSubmitterToken) ?? transactionSubmitterFor(node, { chainId, countRefusal, log: ctx.log }),
       guard: chainIdGuardFor(node, chainId),
       waitTimeoutMs: ctx.options.waitTimeoutMs,
+      includeRaw: ctx.settings.includeRaw,
       blockTime: new BlockTimeMeter(node),
       safetyBlocks: ctx.options.submitSafetyBlocks,
       queryPaths: () => ctx.queryPaths.registry,

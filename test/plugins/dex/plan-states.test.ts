@@ -63,7 +63,12 @@ describe('dex plans: the state machine (spec part 3)', () => {
       const out = (r as { result: any }).result;
       assert.equal(out.plan_status, 'consumed');
       assert.equal(out.operation, 'swap_exact_in');
-      assert.equal(out.receipts.length, 2);
+      assert.equal(out.transactions.length, 2);
+      assert.equal(out.success, true);
+      assert.equal(out.calls_ran, 2);
+      assert.equal(out.total_fee, '10', 'two calls of 100 chi at 20 chi per token');
+      assert.deepEqual(out.transactions[0].fee, { chi_used: 100, chi_supplied: 110, chi_rate: '20', fee: '5', max_fee: '5.5', refunded: '0.5', refunded_share: '0.090909090909090909090909090909' });
+      assert.equal(out.receipts, undefined, 'full receipts only with verbose');
       assert.deepEqual(h.sender.requests.map((q) => `${q.contract}.${q.function}`), ['currency.approve', 'con_dex.swapExactTokenForToken']);
       assert.equal(h.sender.requests.every((q) => q.simulate === true && q.wait === true), true);
       assert.equal(out.final_transaction.function, 'swapExactTokenForToken');
@@ -136,8 +141,10 @@ describe('dex plans: the state machine (spec part 3)', () => {
       assert.equal(e.details!.reason, 'SNAKX: K');
       const txs = e.details!.transactions as any[];
       assert.equal(txs.length, 2);
-      assert.equal(txs[0].receipt.success, true);
-      assert.equal(txs[1].receipt.success, false);
+      assert.equal(txs[0].success, true);
+      assert.equal(txs[1].success, false);
+      assert.equal(e.details!.total_fee, '10', 'both executed calls paid their fee');
+      assert.equal((e.details!.calls_ran as string[]).length, 2);
       assert.match(e.message, /1 earlier call\(s\) stay executed/);
       expectCode(await h.call('dex_submit_swap', submit(id)), 'plan_consumed', 409);
       assert.equal(h.sender.requests.length, 2);
@@ -150,6 +157,15 @@ describe('dex plans: the state machine (spec part 3)', () => {
       assert.equal(e.details!.completed_calls, 1);
       assert.equal(e.details!.reason, 'SNAKX: INSUFFICIENT_OUTPUT_AMOUNT');
       assert.equal(h.registry.state(id), 'consumed');
+    });
+
+    it('CHAIN_INCLUDE_RAW adds the dry runs, full receipts and timestamps (submits take no other argument)', async () => {
+      const h = planHarness({ includeRaw: true });
+      const out = (await h.call('dex_submit_swap', submit(h.issue())) as any).result;
+      assert.equal(out.receipts.length, 2);
+      assert.equal(out.simulations.length, 2);
+      assert.equal(typeof out.transactions[1].kwargs, 'object');
+      assert.equal(typeof out.issued_at, 'string');
     });
 
     it('simulate: false is passed on (the submitter then only estimates chi)', async () => {
