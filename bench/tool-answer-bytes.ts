@@ -37,6 +37,7 @@ export async function measureFlow(options: { verbose?: boolean } = {}): Promise<
     const full = takesVerbose(name) ? { ...args, verbose: true } : args;
     const result = (await h.client.callTool({ name, arguments: full })) as CallToolResult;
     measured.push({ step, tool: name, bytes: Buffer.byteLength(JSON.stringify(result)) });
+    if (process.env.ANSWER_BYTES_DUMP) process.stderr.write(`\n== ${name}\n${JSON.stringify(result.structuredContent ?? result.content)}\n`);
     if (result.isError) throw new Error(`${name} failed: ${(result.content[0] as { text: string }).text}`);
     return result.structuredContent;
   };

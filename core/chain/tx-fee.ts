@@ -8,15 +8,11 @@ import { ChainDecimal } from './decimal.js';
  * at all; the figures are then what the metering would have cost.
  */
 export interface TxFee {
-  chi_used: number | string;
-  chi_supplied: number | string;
   /** Chi per native token (`chi_cost.S:value`). */
   chi_rate: string;
   /** chi_used / chi_rate, in the native currency. */
   fee: string;
-  /** chi_supplied / chi_rate: the most the transaction could have cost. */
-  max_fee: string;
-  /** (chi_supplied − chi_used) / chi_rate: supplied but not charged. */
+  /** (chi_supplied − chi_used) / chi_rate: supplied but not charged (fee + refunded = the most it could have cost). */
   refunded: string;
   /** (chi_supplied − chi_used) / chi_supplied, 0 to 1. */
   refunded_share: string;
@@ -28,14 +24,10 @@ export const CHI_RATE_KEY = 'chi_cost.S:value';
 export function txFee(chiUsed: bigint, chiSupplied: bigint, chiRate: ChainDecimal): TxFee | null {
   if (!chiRate.gt(0n) || chiSupplied <= 0n) return null;
   const used = chiUsed > chiSupplied ? chiSupplied : chiUsed;
-  const num = (v: bigint) => (v <= BigInt(Number.MAX_SAFE_INTEGER) ? Number(v) : v.toString());
   const inCurrency = (chi: bigint) => ChainDecimal.from(chi).div(chiRate).toString();
   return {
-    chi_used: num(chiUsed),
-    chi_supplied: num(chiSupplied),
     chi_rate: chiRate.toString(),
     fee: inCurrency(used),
-    max_fee: inCurrency(chiSupplied),
     refunded: inCurrency(chiSupplied - used),
     refunded_share: ChainDecimal.from(chiSupplied - used).div(ChainDecimal.from(chiSupplied)).toString(),
   };

@@ -19,12 +19,9 @@ export const verboseSchema = z
   .describe('full detail: the kwargs as signed, the CheckTx answer, the dry run and the whole receipt (events, state writes); default false gives the compact answer');
 
 export const txFeeOut = z.object({
-  chi_used: intOut,
-  chi_supplied: intOut,
   chi_rate: decimalOut.describe('chi per native token (chi_cost.S:value)'),
   fee: decimalOut.describe('chi_used / chi_rate: what the sender paid, in the native currency'),
-  max_fee: decimalOut.describe('chi_supplied / chi_rate: the most it could have cost'),
-  refunded: decimalOut.describe('(chi_supplied − chi_used) / chi_rate: supplied but not charged'),
+  refunded: decimalOut.describe('(chi_supplied − chi_used) / chi_rate: supplied but not charged; fee + refunded is the most it could have cost'),
   refunded_share: decimalOut.describe('(chi_supplied − chi_used) / chi_supplied, 0 to 1'),
 }).describe('the fee in the native currency; null before the block or when the chi rate cannot be read');
 
@@ -36,9 +33,7 @@ const stateWriteOut = z.object({ key: z.string(), value: z.unknown() });
 export const transactionSubmissionOut = z.object({
   tx_hash: z.string(),
   success: z.boolean().nullable().describe('executed successfully; null while not in a block (wait: false or not confirmed in time)'),
-  submitted: z.boolean(),
-  accepted: z.boolean().describe('CheckTx accepted the transaction'),
-  finalized: z.boolean().describe('the transaction is in a block'),
+  finalized: z.boolean().describe('the transaction is in a block (an answer at all means CheckTx accepted it)'),
   contract: z.string(),
   function: z.string(),
   nonce: intOut,
@@ -52,6 +47,8 @@ export const transactionSubmissionOut = z.object({
   balances: z.array(balanceWriteOut).describe('balances this transaction wrote for the sender and the recipient (`to`), as they are now'),
   message: z.string(),
   // ---- verbose only ----
+  submitted: z.boolean().optional(),
+  accepted: z.boolean().optional().describe('CheckTx accepted the transaction'),
   mode: z.literal('checktx').optional(),
   wait_for_tx: z.boolean().optional(),
   chain_id: z.string().optional(),
@@ -97,8 +94,6 @@ export function submissionAnswer(submission: TransactionSubmission, verbose: boo
   const compact: SubmissionAnswer = {
     tx_hash: submission.tx_hash,
     success: receipt ? receipt.success : null,
-    submitted: submission.submitted,
-    accepted: submission.accepted,
     finalized: submission.finalized,
     contract: submission.contract,
     function: submission.function,
@@ -116,6 +111,8 @@ export function submissionAnswer(submission: TransactionSubmission, verbose: boo
   if (!verbose) return compact;
   return {
     ...compact,
+    submitted: submission.submitted,
+    accepted: submission.accepted,
     mode: submission.mode,
     wait_for_tx: submission.wait_for_tx,
     chain_id: submission.chain_id,

@@ -77,7 +77,7 @@ export function everyToolScenarios(call: () => ToolCaller, options: ScenarioOpti
       assert.equal(r.finalized, true);
       assert.equal(r.success, true);
       assert.ok(r.chi_supplied >= r.chi_estimated + 10, 'chi margin applied');
-      assert.equal(r.fee.chi_used, r.chi_used);
+      assert.equal(r.fee.refunded, (await import('../../../core/chain/decimal.js')).ChainDecimal.from(BigInt(r.chi_supplied - r.chi_used)).div(r.fee.chi_rate).toString());
       assert.equal(r.fee.fee, (await import('../../../core/chain/decimal.js')).ChainDecimal.from(BigInt(r.chi_used)).div(r.fee.chi_rate).toString());
       assert.ok(Number(r.fee.refunded_share) > 0 && Number(r.fee.refunded_share) < 1, 'the chi margin is supplied but not charged');
       assert.deepEqual(r.balances.find((b: any) => b.address === C.address), { token: 'currency', address: C.address, balance: '1.25' });
@@ -100,7 +100,6 @@ export function everyToolScenarios(call: () => ToolCaller, options: ScenarioOpti
 
     it('send_tokens with wait: false returns at CheckTx; the transaction is then found by hash', async () => {
       const r = await ok('send_tokens', { private_key: A.privateKey, to_address: C.address, amount: 2, token_contract: 'con_test_usd', wait: false });
-      assert.equal(r.accepted, true);
       assert.equal(r.finalized, false);
       assert.equal(r.success, null);
       assert.equal(r.fee, null);
@@ -136,14 +135,24 @@ export function everyToolScenarios(call: () => ToolCaller, options: ScenarioOpti
       assert.equal(usd.symbol, 'TUSD');
     });
 
-    it('get_transaction returns the receipt, the signed transaction and the execution output', async () => {
+    it('get_transaction answers compactly: the call, success, fee in currency with the unused chi, balances written', async () => {
       const r = await ok('get_transaction', { tx_hash: state.sendHash!.toLowerCase() });
       assert.equal(r.tx_hash, state.sendHash);
       assert.equal(r.success, true);
-      assert.equal(r.transaction.payload.contract, 'currency');
-      assert.equal(r.transaction.payload.sender, A.address);
+      assert.deepEqual([r.sender, r.contract, r.function], [A.address, 'currency', 'transfer']);
+      assert.deepEqual(r.kwargs, { amount: { __fixed__: '1.25' }, to: C.address });
       assert.equal(typeof r.chi_used, 'number');
+      assert.equal(r.fee.refunded_share, (await import('../../../core/chain/decimal.js')).ChainDecimal.from(BigInt(r.chi_supplied - r.chi_used)).div(BigInt(r.chi_supplied)).toString());
+      assert.deepEqual(r.balances.find((b: any) => b.address === C.address), { token: 'currency', address: C.address, balance: '1.25' });
+      for (const heavy of ['events', 'state', 'transaction', 'execution']) assert.equal(r[heavy], undefined, `${heavy} only with verbose`);
+    });
+
+    it('get_transaction with verbose returns the events, state writes, signed transaction and execution output', async () => {
+      const r = await ok('get_transaction', { tx_hash: state.sendHash!, verbose: true });
+      assert.equal(r.transaction.payload.sender, A.address);
       assert.equal(r.execution.status, 0);
+      assert.equal(r.events[0].event, 'Transfer');
+      assert.equal(r.events[0].data.amount, '1.25');
     });
 
     it('get_state reads a decimal, an int and a missing key', async () => {
