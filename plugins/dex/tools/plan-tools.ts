@@ -36,9 +36,16 @@ function issued(plan: IssuedPlan): z.input<typeof issuedPlanOut> {
   };
 }
 
-function issue(dex: DexServices, built: BuiltPlan): z.input<typeof issuedPlanOut> {
+/**
+ * Stores the plan. A CHAIN_ID that differs from the node's network is a warning here, as in the
+ * read tools: the plan is bound to CHAIN_ID, so its submit would be refused.
+ */
+async function issue(dex: DexServices, built: BuiltPlan, signal: AbortSignal): Promise<z.input<typeof issuedPlanOut>> {
+  const chainWarnings = dex.guard ? await dex.guard.warnings(signal) : [];
   try {
-    return issued(dex.registry.issue(built.body, built.deadline.ms));
+    const out = issued(dex.registry.issue(built.body, built.deadline.ms));
+    if (chainWarnings.length) out.warnings = [...chainWarnings.map((w) => `${w}; this plan (bound to ${dex.chainId}) would be refused at submit`), ...out.warnings];
+    return out;
   } catch (err) {
     if (err instanceof RangeError) throw ApiError.badRequest(`cannot issue the plan: ${err.message}`, { field: 'deadline_minutes' });
     throw err;
@@ -140,7 +147,7 @@ export function planTools(dex: DexServices): ToolDefinition[] {
           path: args.path, slippageBps: args.slippage_bps, deadlineMinutes: args.deadline_minutes, feeOnTransfer: args.fee_on_transfer,
           maxHops: args.path ? args.path.length : args.max_hops, chainId: dex.chainId, nowMs: dex.now(),
         }, dex.market), ctx.signal);
-        return issue(dex, built);
+        return issue(dex, built, ctx.signal);
       },
     }),
     submitTool('swap'),
@@ -166,7 +173,7 @@ export function planTools(dex: DexServices): ToolDefinition[] {
           account: args.account, recipient: args.recipient, slippageBps: args.slippage_bps, deadlineMinutes: args.deadline_minutes,
           chainId: dex.chainId, nowMs: dex.now(),
         }), ctx.signal);
-        return issue(dex, built);
+        return issue(dex, built, ctx.signal);
       },
     }),
     submitTool('add_liquidity'),
@@ -190,7 +197,7 @@ export function planTools(dex: DexServices): ToolDefinition[] {
           tokenA: args.token_a, tokenB: args.token_b, liquidity: args.liquidity, account: args.account, recipient: args.recipient,
           slippageBps: args.slippage_bps, deadlineMinutes: args.deadline_minutes, chainId: dex.chainId, nowMs: dex.now(),
         }), ctx.signal);
-        return issue(dex, built);
+        return issue(dex, built, ctx.signal);
       },
     }),
     submitTool('remove_liquidity'),

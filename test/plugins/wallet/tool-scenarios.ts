@@ -122,6 +122,14 @@ export function everyToolScenarios(call: () => ToolCaller, options: ScenarioOpti
       assert.equal(usd.balance, '2');
       const none = await ok('get_balance', { address: Wallet.generate().address });
       assert.equal(none.balance, '0');
+      assert.equal(none.found, true, 'an empty balance of an existing token');
+      assert.equal(r.found, true);
+    });
+
+    it('get_balance of a token contract that does not exist says found: false with a warning, not just "0" (issue #18 item 5)', async () => {
+      const r = await ok('get_balance', { address: B.address, token_contract: 'con_no_such_token' });
+      assert.equal(r.found, false);
+      assert.match(r.warnings.join(' '), /no contract named con_no_such_token/);
     });
 
     it('get_token_balances lists the holdings of an address', async () => {
