@@ -169,5 +169,15 @@ describe('wallet tools', function () {
       assert.equal(explicit.result.chi_supplied, 500);
       assert.deepEqual(explicit.result.kwargs.amount, { __fixed__: '1' }, 'decimal text for a float argument becomes an exact decimal');
     });
+
+    it('the signed payload writes decimals plainly, as the official SDK does ("5000000", not "5E+6"; issue #18 item 7)', async () => {
+      for (const amount of ['5000000', { __fixed__: '5E+6' }, { __fixed__: 5e6 }]) {
+        const r = await running.call('send_transaction', {
+          private_key: A.privateKey, contract: 'currency', function: 'approve', kwargs: { amount, to: B.address }, verbose: true,
+        });
+        assert.equal(r.ok, true, r.error?.message);
+        assert.deepEqual(r.result.kwargs.amount, { __fixed__: '5000000' }, JSON.stringify(amount));
+      }
+    });
   });
 });
