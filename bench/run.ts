@@ -16,6 +16,7 @@ const BENCHMARKS: Record<string, () => Promise<{ run(): Promise<BenchResult[]> }
   'bds-ingest': () => import('./bds-ingest.js'),
   'graphql-transactions': () => import('./graphql-transactions.js'),
   'graphql-vs-postgraphile': () => import('./graphql-vs-postgraphile.js'),
+  'tool-answer-bytes': () => import('./tool-answer-bytes.js'),
 };
 
 const wanted = process.argv.slice(2);

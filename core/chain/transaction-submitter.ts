@@ -3,7 +3,7 @@ import { silentLogger, type Logger } from '../logger.js';
 import type { MetricsRegistrar } from '../metrics.js';
 import { createToken } from '../tokens.js';
 import { intValue, nodeApiError, nodeCall, toolJson } from '../tools/chain-schemas.js';
-import { abciInt, assertAbciOk, QueryPath } from './abci-value.js';
+import { abciDecimal, abciInt, assertAbciOk, QueryPath } from './abci-value.js';
 import type { JsonObject, JsonValue } from './canonical-json.js';
 import { chainIdGuardFor, type ChainIdGuard } from './chain-id-guard.js';
 import { chainSimulatorFor, type ChainSimulator } from './chain-simulator.js';
@@ -15,6 +15,7 @@ import { coerceKwargsBySignature } from './signature-kwargs.js';
 import { simulationRefusalCounter, type CountRefusal } from './simulation-refusals.js';
 import { simulationFailureError, type SimulationResponse } from './simulation.js';
 import { encodeTransaction, signTransaction, type TxPayload } from './transaction.js';
+import { CHI_RATE_KEY, txFee, type TxFee } from './tx-fee.js';
 import { TxReceipts, type TxReceipt } from './tx-receipts.js';
 
 /**
@@ -100,6 +101,8 @@ export interface TransactionSubmission {
   response: { code: number; log: string; codespace: string; hash: string };
   simulation: { status: number; result: string; chi_used: number | string; state: Array<{ key: string; value: JsonValue }> } | null;
   receipt: TxReceipt | null;
+  /** What the executed transaction cost in the native currency, and the unused chi; null before the block or when the rate cannot be read. */
+  fee: TxFee | null;
 }
 
 /** chi = max(ceil(estimate × margin), estimate + floor), never below 1; exact integer maths. */
@@ -194,19 +197,37 @@ export class TransactionSubmitter {
         state: simulation.state.map((s) => ({ key: s.key, value: toolJson(s.value) })),
       },
       receipt: null,
+      fee: null,
     };
     if (!wait) return base;
     const timeoutMs = request.waitTimeoutMs ?? this.options.waitTimeoutMs ?? 30_000;
     const receipt = await sent.receipt(timeoutMs, signal);
     if (!receipt) return { ...base, message: `accepted by CheckTx but not in a block within ${timeoutMs} ms; look it up later with get_transaction` };
+    const chiRate = receipt.chi_used === null ? null : await this.chiRate(signal);
     return {
       ...base,
       finalized: true,
       receipt,
+      fee: chiRate && receipt.chi_used !== null ? txFee(BigInt(receipt.chi_used), chi, chiRate) : null,
       message: receipt.success
         ? `executed in block ${receipt.height}`
         : `included in block ${receipt.height} but execution failed: ${receipt.error ?? receipt.result ?? 'unknown error'}`,
     };
+  }
+
+  private rate: { value: ChainDecimal; at: number } | null = null;
+
+  /** `chi_cost.S:value`, re-read at most once a minute; null when the node cannot say (the fee is then omitted, the send stands). */
+  private async chiRate(signal?: AbortSignal): Promise<ChainDecimal | null> {
+    if (this.rate && performance.now() - this.rate.at < 60_000) return this.rate.value;
+    try {
+      const value = abciDecimal(await this.node.query(QueryPath.get(CHI_RATE_KEY), { signal }));
+      if (!value) return null;
+      this.rate = { value, at: performance.now() };
+      return value;
+    } catch {
+      return null;
+    }
   }
 
   get isClosed(): boolean {

@@ -1,5 +1,6 @@
 import type { JsonObject, JsonValue } from './canonical-json.js';
 import { ChainDecimal } from './decimal.js';
+import { numberDecimalText } from './json-number.js';
 import { bytesToHex, hasLoneSurrogate } from './hashes.js';
 import { ChainDatetime, ChainTimedelta } from './values.js';
 
@@ -49,7 +50,7 @@ function userValue(v: unknown, arg: string, where: string, depth: number): JsonV
   if (typeof v === 'number') return userNumber(v, fail);
   // Typed values from code calling this helper: the same wire forms encodeValue(…, 'wire') gives.
   if (typeof v === 'bigint') return v >= MIN_SAFE && v <= MAX_SAFE ? Number(v) : wrap('__big_int__', v.toString());
-  if (v instanceof ChainDecimal) return wrap('__fixed__', v.toFixedWrapperString());
+  if (v instanceof ChainDecimal) return wrap('__fixed__', v.toString());
   if (v instanceof ChainDatetime) return wrap('__time__', v.parts());
   if (v instanceof ChainTimedelta) return wrap('__delta__', [v.days, v.seconds]);
   if (v instanceof Uint8Array) return wrap('__bytes__', bytesToHex(v));
@@ -78,14 +79,17 @@ function userNumber(n: number, fail: (reason: string) => never): JsonValue {
     }
     return n === 0 ? 0 : n; // folds -0
   }
-  return fixed(String(n), fail);
+  const exact = numberDecimalText(n);
+  return 'problem' in exact ? fail(exact.problem) : fixed(exact.text, fail);
 }
 
 function fixed(text: string, fail: (reason: string) => never): JsonObject {
   if (!DECIMAL_TEXT.test(text)) return fail(`${JSON.stringify(text.slice(0, 40))} is not a decimal number`);
   if (decimalPlaces(text) > MAX_PLACES) fail(`more than ${MAX_PLACES} decimal places; the chain would silently drop the rest`);
   try {
-    return wrap('__fixed__', ChainDecimal.parse(text).toFixedWrapperString());
+    // Plain fixed-point text ("5000000", not the runtime's "5E+6"): the node accepts any decimal
+    // text, and a person shown the signed payload reads it as written.
+    return wrap('__fixed__', ChainDecimal.parse(text).toString());
   } catch (err) {
     return fail((err as Error).message);
   }
@@ -118,7 +122,10 @@ function userWrapper(marker: string, inner: unknown, arg: string, where: string,
   };
   switch (marker) {
     case '__fixed__':
-      if (typeof inner === 'number' && Number.isFinite(inner)) return fixed(String(inner), fail);
+      if (typeof inner === 'number') {
+        const exact = numberDecimalText(inner);
+        return 'problem' in exact ? fail(exact.problem) : fixed(exact.text, fail);
+      }
       if (typeof inner !== 'string') return fail('__fixed__ must hold a decimal string such as "1.5"');
       return fixed(inner, fail);
     case '__big_int__':

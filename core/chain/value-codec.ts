@@ -117,9 +117,13 @@ export function decodeValue(json: unknown): ChainValue {
  */
 export type BigIntScope = 'runtime' | 'wire';
 
-/** Runtime value → JSON with wrappers (decimals `{"__fixed__":"1E+2"}`, datetimes 7 ints, bytes hex). */
+/**
+ * Runtime value → JSON with wrappers (datetimes 7 ints, bytes hex). Decimals: `runtime` writes
+ * the runtime's own `{"__fixed__":"1E+2"}` (state, events); `wire` writes plain text
+ * `{"__fixed__":"100"}` as the official SDK does — the node accepts any decimal text.
+ */
 export function encodeValue(value: ChainValue, scope: BigIntScope = 'runtime'): JsonValue {
-  const tree = toWrapperTree(value);
+  const tree = toWrapperTree(value, scope === 'wire');
   return scope === 'wire' ? wrapEverywhere(tree) : wrapRuntimeInts(tree);
 }
 
@@ -131,17 +135,17 @@ export function runtimeJsonText(value: ChainValue): string {
   return compactJson(encodeValue(value, 'runtime'), { asciiOnly: true, sortKeys: false });
 }
 
-function toWrapperTree(v: ChainValue): JsonValue {
+function toWrapperTree(v: ChainValue, plainDecimals: boolean): JsonValue {
   if (v === null || typeof v === 'boolean' || typeof v === 'string') return v;
   if (typeof v === 'bigint') return v;
-  if (v instanceof ChainDecimal) return wrapper('__fixed__', v.toFixedWrapperString());
+  if (v instanceof ChainDecimal) return wrapper('__fixed__', plainDecimals ? v.toString() : v.toFixedWrapperString());
   if (v instanceof ChainDatetime) return wrapper('__time__', v.parts());
   if (v instanceof ChainTimedelta) return wrapper('__delta__', [v.days, v.seconds]);
   if (v instanceof Uint8Array) return wrapper('__bytes__', bytesToHex(v));
-  if (Array.isArray(v)) return v.map(toWrapperTree);
+  if (Array.isArray(v)) return v.map((item) => toWrapperTree(item, plainDecimals));
   if (typeof v === 'number') return v; // tolerated: plain JS ints
   const out = Object.create(null) as JsonObject;
-  for (const key of Object.keys(v)) out[key] = toWrapperTree(v[key]!);
+  for (const key of Object.keys(v)) out[key] = toWrapperTree(v[key]!, plainDecimals);
   return out;
 }
 

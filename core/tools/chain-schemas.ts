@@ -18,8 +18,9 @@ export {
 } from './identifier-schemas.js';
 export { MAX_DECIMAL_PLACES, decimalPlaces, decimalSchema, plainDecimalText, type DecimalSchemaOptions } from './decimal-schemas.js';
 export {
-  decimalOut, intOut, intValue, rawOut, toolJson, transactionSubmissionOut, txReceiptOut, warningsOut, withExtras,
+  decimalOut, intOut, intValue, rawOut, toolJson, txReceiptOut, warningsOut, withExtras,
 } from './tool-output.js';
+export { balanceWrites, submissionAnswer, transactionSubmissionOut, txFeeOut, verboseSchema, type SubmissionAnswer } from './submission-output.js';
 export { nodeApiError, nodeCall } from './node-call.js';
 
 // ---- kwargs ----------------------------------------------------------------------------------

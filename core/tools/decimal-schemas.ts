@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { ChainDecimal, DecimalOverflowError } from '../chain/decimal.js';
+import { MAX_NUMBER_DIGITS, numberDecimalText } from '../chain/json-number.js';
 import { shownInput } from './shown-input.js';
 
 /**
@@ -20,6 +21,9 @@ export function decimalPlaces(text: string): number {
   return Math.max(0, frac.length - Number(exp));
 }
 
+/** What every decimal input's description says about its form. */
+export const DECIMAL_INPUT_RULE = `Exact decimal: send a string such as "12.5"; a JSON number is accepted only with at most ${MAX_NUMBER_DIGITS} significant digits`;
+
 export interface DecimalSchemaOptions {
   /** `positive` (> 0, the default), `nonNegative` (≥ 0) or `any`. */
   sign?: 'positive' | 'nonNegative' | 'any';
@@ -31,8 +35,10 @@ export interface DecimalSchemaOptions {
 /**
  * An exact decimal given as a string ("12.5", "1E+3") or a JSON number, as a ChainDecimal.
  * Numbers are converted through their shortest round-trip text (what the caller wrote in JSON),
- * never through binary arithmetic; more fractional digits than allowed is an error, not a
- * silent truncation.
+ * never through binary arithmetic, and only when that text has at most 15 significant digits
+ * (json-number.ts): 0.30000000000000004 is refused with a message asking for a string. More
+ * fractional digits than allowed is an error, not a silent truncation. Every tool's amounts and
+ * the HTTP API go through this one schema.
  */
 export function decimalSchema(options: DecimalSchemaOptions = {}) {
   const sign = options.sign ?? 'positive';
@@ -44,7 +50,14 @@ export function decimalSchema(options: DecimalSchemaOptions = {}) {
         ctx.addIssue({ code: 'custom', message });
         return z.NEVER as never;
       };
-      const text = typeof value === 'number' ? String(value) : value.trim();
+      let text: string;
+      if (typeof value === 'number') {
+        const exact = numberDecimalText(value);
+        if ('problem' in exact) return fail(exact.problem);
+        text = exact.text;
+      } else {
+        text = value.trim();
+      }
       if (!DECIMAL_TEXT.test(text)) return fail(`must be a decimal number such as "12.5"; got ${shownInput(String(value))}`);
       if (decimalPlaces(text) > maxPlaces) return fail(`has more than ${maxPlaces} decimal places`);
       let d: ChainDecimal;
@@ -57,7 +70,7 @@ export function decimalSchema(options: DecimalSchemaOptions = {}) {
       if (sign === 'nonNegative' && d.isNegative()) return fail(`must not be negative; got ${d.toString()}`);
       return d;
     })
-    .describe(options.description ?? 'exact decimal, as a string ("12.5") or a JSON number; converted exactly, never through floating point');
+    .describe(`${options.description ? `${options.description}. ` : ''}${DECIMAL_INPUT_RULE}`);
 }
 
 /**

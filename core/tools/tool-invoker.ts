@@ -38,7 +38,7 @@ export class ToolInvoker {
   }
 
   /** One async function for the whole call: each nested async layer costs a promise and a turn on the hottest path. */
-  async call(name: string, rawArgs: unknown, transport: ToolTransport, outerSignal?: AbortSignal): Promise<Record<string, unknown>> {
+  async call(name: string, rawArgs: unknown, transport: ToolTransport, outerSignal?: AbortSignal, onProgress?: (message: string) => void): Promise<Record<string, unknown>> {
     const started = performance.now();
     let status = 200;
     let timer: NodeJS.Timeout | undefined;
@@ -49,7 +49,7 @@ export class ToolInvoker {
       const args = parseArguments(tool, rawArgs === undefined ? {} : rawArgs);
       const timeoutMs = tool.timeoutMs ?? this.options.defaultTimeoutMs;
       const signal = (cancel = new CallSignal(outerSignal));
-      const ctx = new CallContext(transport, this.toolLog(name), signal);
+      const ctx = new CallContext(transport, this.toolLog(name), signal, onProgress);
       // One promise settled by whichever comes first, the tool or its deadline (cheaper than a race).
       const output = await new Promise<unknown>((resolve, reject) => {
         timer = setTimeout(() => {
@@ -97,7 +97,11 @@ export class ToolInvoker {
 
 /** What a tool's run() gets; a class so the lazy `signal` getter lives on the prototype, not on every call's object. */
 class CallContext implements ToolCallContext {
-  constructor(readonly transport: ToolTransport, readonly log: Logger, private readonly cancel: CallSignal) {}
+  constructor(readonly transport: ToolTransport, readonly log: Logger, private readonly cancel: CallSignal, private readonly onProgress?: (message: string) => void) {}
+
+  progress(message: string): void {
+    this.onProgress?.(message);
+  }
 
   get signal(): AbortSignal {
     return this.cancel.signal;

@@ -75,26 +75,4 @@ export const txReceiptOut = z.object({
   log: z.string(),
 });
 
-/** TransactionSubmission (the anchor's field names, plus the dry run and the receipt). */
-export const transactionSubmissionOut = z.object({
-  submitted: z.boolean(),
-  accepted: z.boolean().describe('CheckTx accepted the transaction'),
-  finalized: z.boolean().describe('the transaction is in a block (receipt present)'),
-  tx_hash: z.string(),
-  mode: z.literal('checktx'),
-  wait_for_tx: z.boolean(),
-  chain_id: z.string(),
-  sender: z.string(),
-  contract: z.string(),
-  function: z.string(),
-  kwargs: z.unknown().describe('the kwargs as sent on the wire (decimals as {"__fixed__": "…"})'),
-  nonce: intOut,
-  chi_supplied: intOut,
-  chi_estimated: intOut.nullable(),
-  message: z.string(),
-  response: z.object({ code: z.number().int(), log: z.string(), codespace: z.string(), hash: z.string() }),
-  simulation: z.object({ status: z.number().int(), result: z.string(), chi_used: intOut, state: z.array(stateWriteOut) }).nullable(),
-  receipt: txReceiptOut.nullable(),
-  warnings: warningsOut,
-  raw: rawOut,
-});
+// TransactionSubmission (compact by default, full with `verbose`): submission-output.ts.

@@ -13,10 +13,21 @@ export interface ToolCallContext {
   signal: AbortSignal;
   transport: ToolTransport;
   log: Logger;
+  /**
+   * Tells the caller the call is alive and what it is doing (MCP `notifications/progress` when
+   * the client sent a progressToken, so clients with resetTimeoutOnProgress keep waiting; a no-op
+   * otherwise). Long waits call it at least every few seconds.
+   */
+  progress(message: string): void;
 }
 
-/** Hints a tool may add; readOnlyHint/destructiveHint always follow from its capability. */
+/**
+ * Hints a tool may add. readOnlyHint always follows from the capability; destructiveHint
+ * defaults to "not read-only" and is set false for unsafe tools that change no state (local key
+ * and crypto tools, mcp.md §9.1), so clients do not ask for needless confirmations.
+ */
 export interface ToolHints {
+  destructiveHint?: boolean;
   idempotentHint?: boolean;
   openWorldHint?: boolean;
 }
@@ -56,7 +67,7 @@ export function annotationsOf(tool: ToolDefinition): ToolAnnotations {
   return {
     title: tool.title,
     readOnlyHint: read,
-    destructiveHint: !read,
+    destructiveHint: read ? false : tool.hints?.destructiveHint ?? true,
     idempotentHint: tool.hints?.idempotentHint ?? read,
     openWorldHint: tool.hints?.openWorldHint ?? true,
   };

@@ -10,6 +10,7 @@ import { toApiError, type ApiError } from '../../core/errors.js';
 import { annotationsOf, type ToolDefinition, type ToolTransport } from '../../core/tools/tool.js';
 import type { ToolInvoker } from '../../core/tools/tool-invoker.js';
 import type { Host } from '../host.js';
+import { callProgress, type ProgressExtra } from './mcp-progress.js';
 import { SERVER_NAME, serverVersion } from './server-info.js';
 import { toolSchemas } from './tool-listing.js';
 
@@ -32,6 +33,9 @@ const INSTRUCTIONS =
  * the ApiError message as text, then its `{"error":{…}}` body as a second text item; never
  * structuredContent, which the client would validate against the output schema.
  *
+ * Long calls send MCP progress notifications when the client passed a progressToken
+ * (mcp-progress.ts); a client's `notifications/cancelled` aborts the call's signal.
+ *
  * A name no plugin contributed is a protocol error (JSON-RPC -32602 "Unknown tool"), as the
  * MCP spec lists unknown tools among protocol errors. An unsafe tool while unsafe tools are
  * disabled exists but is refused: that is an `isError` result naming
@@ -51,7 +55,7 @@ export function createMcpServer(host: Host, transport: ToolTransport): McpServer
       inputSchema: tool.input.strict(),
       outputSchema: tool.output,
       annotations: annotationsOf(tool),
-    }, ((args: unknown, extra: { signal: AbortSignal }) => callTool(invoker, tool.name, args, transport, extra.signal)) as never);
+    }, ((args: unknown, extra: { signal: AbortSignal } & ProgressExtra) => callTool(invoker, tool.name, args, transport, extra)) as never);
   }
   // The tool set is frozen before any server starts: the list never changes.
   server.server.registerCapabilities({ tools: { listChanged: false } });
@@ -59,7 +63,7 @@ export function createMcpServer(host: Host, transport: ToolTransport): McpServer
   const listing: Tool[] = visible.map(toMcpTool);
   server.server.setRequestHandler(ListToolsRequestSchema, () => ({ tools: listing }));
   server.server.setRequestHandler(CallToolRequestSchema, (request, extra) =>
-    callTool(invoker, request.params.name, request.params.arguments, transport, extra.signal));
+    callTool(invoker, request.params.name, request.params.arguments, transport, { ...extra, _meta: request.params._meta ?? extra._meta }));
   return server;
 }
 
@@ -75,14 +79,18 @@ function toMcpTool(tool: ToolDefinition): Tool {
   };
 }
 
-async function callTool(invoker: ToolInvoker, name: string, args: unknown, transport: ToolTransport, signal: AbortSignal): Promise<CallToolResult> {
+/** One tools/call: cancellation through `extra.signal`, progress when the client asked for it. */
+async function callTool(invoker: ToolInvoker, name: string, args: unknown, transport: ToolTransport, extra: { signal: AbortSignal } & ProgressExtra): Promise<CallToolResult> {
+  const progress = callProgress(extra);
   try {
-    const result = await invoker.call(name, args, transport, signal);
+    const result = await invoker.call(name, args, transport, extra.signal, progress?.report);
     return { content: [{ type: 'text', text: JSON.stringify(result) }], structuredContent: result };
   } catch (err) {
     const apiError = toApiError(err);
     if (apiError.code === 'unknown_tool') throw unknownTool(name);
     return toolError(apiError);
+  } finally {
+    progress?.stop();
   }
 }
 

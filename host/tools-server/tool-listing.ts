@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { annotationsOf, type ToolAnnotations, type ToolDefinition } from '../../core/tools/tool.js';
 import type { Capability } from '../../core/capability.js';
+import { portableSchema } from './portable-schema.js';
 
 /** JSON Schema of a tool's arguments and result; the same documents serve GET /tools and MCP tools/list. */
 export interface ToolSchemas {
@@ -23,15 +24,16 @@ const cache = new WeakMap<ToolDefinition, ToolSchemas>();
 /**
  * Draft-07, like the MCP SDK's own conversion, because clients validate with Ajv's default
  * dialect. The input schema is the strict one (`additionalProperties: false`) since the
- * invoker rejects unknown arguments; types JSON Schema cannot express become `{}` instead of
- * failing the whole listing.
+ * invoker rejects unknown arguments; types JSON Schema cannot express become "any JSON value"
+ * instead of failing the whole listing. Nullable types and unconstrained values are respelled
+ * portably (portable-schema.ts).
  */
 export function toolSchemas(tool: ToolDefinition): ToolSchemas {
   let schemas = cache.get(tool);
   if (!schemas) {
     schemas = {
-      input: z.toJSONSchema(tool.input.strict(), { target: 'draft-7', io: 'input', unrepresentable: 'any' }) as Record<string, unknown>,
-      output: z.toJSONSchema(tool.output, { target: 'draft-7', io: 'output', unrepresentable: 'any' }) as Record<string, unknown>,
+      input: portableSchema(z.toJSONSchema(tool.input.strict(), { target: 'draft-7', io: 'input', unrepresentable: 'any' })) as Record<string, unknown>,
+      output: portableSchema(z.toJSONSchema(tool.output, { target: 'draft-7', io: 'output', unrepresentable: 'any' })) as Record<string, unknown>,
     };
     cache.set(tool, schemas);
   }

@@ -1,6 +1,7 @@
 import type { ChainIdGuard } from '../../core/chain/chain-id-guard.js';
 import type { ChainNode } from '../../core/chain/node.js';
 import type { QueryPathRegistry } from '../../core/query/query-path-registry.js';
+import type { BlockTimeSource } from './block-time.js';
 import type { DexReader } from './dex-state.js';
 import type { CallSender } from './plan-execution.js';
 import type { PlanRegistry } from './plan-registry.js';
@@ -21,6 +22,12 @@ export interface DexServices {
   guard: ChainIdGuard | null;
   /** How long a submit waits for each call's block. */
   waitTimeoutMs: number;
+  /** CHAIN_INCLUDE_RAW: submits answer in full detail, as with `verbose`. */
+  includeRaw: boolean;
+  /** The node's block time, for the deadline margin a submit needs; null skips the margin check. */
+  blockTime: BlockTimeSource | null;
+  /** Blocks of margin beyond one per call that a plan's deadline must leave at submit. */
+  safetyBlocks: number;
   /** Query paths contributed in this host (BDS, …), consulted before the node for indexed reads. */
   queryPaths(): QueryPathRegistry | null;
 }

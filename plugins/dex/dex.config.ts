@@ -19,6 +19,11 @@ export const dexConfigSchema = z.strictObject({
   maxScanPairs: z.number().int().min(1).max(5000).default(500),
   /** How long a submit waits for each call's block. */
   waitTimeoutMs: z.number().int().min(100).max(300_000).default(30_000),
+  /**
+   * A submit refuses (`plan_expiring`, the plan stays active) unless the plan's deadline leaves
+   * room for one block per call plus this many more, at the block time measured from the node.
+   */
+  submitSafetyBlocks: z.number().int().min(0).max(100).default(2),
   /** Contribute the DEX candle projection to BDS when the bds plugin is loaded. */
   candles: z.boolean().default(true),
 });

@@ -5,6 +5,7 @@ import { definePlugin } from '../../core/plugin.js';
 import { createToken } from '../../core/tokens.js';
 import { dexConfigSchema } from './dex.config.js';
 import type { DexServices } from './dex-services.js';
+import { BlockTimeMeter } from './block-time.js';
 import { DexReader } from './dex-state.js';
 import { contributeCandles } from './candles/candle-contribution.js';
 import { contributeCandleGraphql } from './candles/candle-graphql.js';
@@ -46,6 +47,9 @@ export const dexPlugin = definePlugin({
       sender: () => ctx.tryResolve(TransactionSubmitterToken) ?? transactionSubmitterFor(node, { chainId, countRefusal, log: ctx.log }),
       guard: chainIdGuardFor(node, chainId),
       waitTimeoutMs: ctx.options.waitTimeoutMs,
+      includeRaw: ctx.settings.includeRaw,
+      blockTime: new BlockTimeMeter(node),
+      safetyBlocks: ctx.options.submitSafetyBlocks,
       queryPaths: () => ctx.queryPaths.registry,
     };
     for (const tool of [...marketTools(services), ...planTools(services), ...helperTools(services), ...eventTools(services)]) ctx.tools.add(tool);

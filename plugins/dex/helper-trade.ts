@@ -8,7 +8,7 @@ import { AmmError, helperBuy, helperSell } from './amm.js';
 import { marketError, pairNotFound } from './dex-errors.js';
 import type { DexServices } from './dex-services.js';
 import { approveCall, fixed } from './plan-calls.js';
-import { executeCalls, type ExecutionResult } from './plan-execution.js';
+import { executeCalls, totalFee, type ExecutionResult } from './plan-execution.js';
 
 /**
  * `buy_on_dex` / `sell_on_dex` through `con_dex_helper` (dex.md §5). The helper pulls the sell
@@ -31,10 +31,15 @@ export interface HelperTradeRequest {
   slippagePercent: ChainDecimal;
   deadlineMinutes: ChainDecimal;
   signal?: AbortSignal;
+  progress?: (message: string) => void;
 }
 
 export interface HelperTradeResult {
   submission: TransactionSubmission;
+  /** The exact approval sent first, when the allowance was short. */
+  approvalSubmission: TransactionSubmission | null;
+  /** Fees of every call sent, in the native currency (null when unknown). */
+  totalFee: string | null;
   approval: JsonObject;
   trade: JsonObject;
   deadline: JsonObject;
@@ -113,9 +118,13 @@ export async function helperTrade(dex: DexServices, req: HelperTradeRequest): Pr
     token: req.sellToken, spender: helper, required: pull.toString(), current_allowance: quoted.allowance.toString(), approval_added: approve,
   };
   const result: ExecutionResult = await executeCalls(dex.sender(), req.privateKey, calls, {
-    simulate: true, signal: req.signal, waitTimeoutMs: dex.waitTimeoutMs, context: { operation: `${req.side}_on_dex`, approval },
+    simulate: true, signal: req.signal, waitTimeoutMs: dex.waitTimeoutMs, context: { operation: `${req.side}_on_dex`, approval }, progress: req.progress,
     plan: false, suffix: approve ? 'the approval sent before it (if it executed) stays in place' : 'nothing else was sent',
   });
-  if (approve) approval.transaction = result.transactions[0] as unknown as JsonObject;
-  return { submission: result.transactions[result.transactions.length - 1]!, approval, trade, deadline: { absolute: deadline.absolute, iso: deadline.iso } };
+  return {
+    submission: result.transactions[result.transactions.length - 1]!,
+    approvalSubmission: approve ? result.transactions[0]! : null,
+    totalFee: totalFee(result.transactions),
+    approval, trade, deadline: { absolute: deadline.absolute, iso: deadline.iso },
+  };
 }

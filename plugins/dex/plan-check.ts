@@ -1,5 +1,6 @@
 import type { JsonObject, JsonValue } from '../../core/chain/canonical-json.js';
-import { planCheckError } from './dex-errors.js';
+import { ApiError } from '../../core/errors.js';
+import { FRESH_PLAN_HINT, planCheckError } from './dex-errors.js';
 import { PLAN_VERSION, SUBMIT_KINDS, wrapperMs, type PlanCall, type SubmitKind } from './plan-calls.js';
 
 /**
@@ -80,4 +81,36 @@ export function checkPlanForSubmit(planId: string, plan: Readonly<JsonObject>, c
     calls: list.map((c) => ({ contract: c.contract, function: c.function, kwargs: c.kwargs })),
     deadlineMs,
   };
+}
+
+export interface DeadlineMargin {
+  nowMs: number;
+  /** One block, measured from the node. */
+  blockMs: number;
+  /** Blocks of margin beyond one per call. */
+  safetyBlocks: number;
+}
+
+/**
+ * Before a plan is claimed: its deadline must leave one block per call (each waits for the
+ * previous one's block) plus the safety blocks. Otherwise a late submit could execute the
+ * approval (fee paid, allowance set) and then see the router call fail with `SNAKX: EXPIRED`.
+ * Throws 409 `plan_expiring`; nothing is consumed or sent, the plan stays active.
+ */
+export function assertDeadlineMargin(planId: string, plan: Readonly<JsonObject>, margin: DeadlineMargin): void {
+  const deadline = isObject(plan.deadline) ? plan.deadline : {};
+  const deadlineMs = wrapperMs(deadline.absolute);
+  if (!Number.isFinite(deadlineMs)) return; // the checks after the claim report an unreadable deadline
+  const calls = Array.isArray(plan.calls) ? plan.calls.length : 1;
+  const neededMs = Math.ceil((calls + margin.safetyBlocks) * margin.blockMs);
+  const leftMs = deadlineMs - margin.nowMs;
+  if (leftMs >= neededMs) return;
+  throw new ApiError(409, 'plan_expiring',
+    `the plan's deadline ${String(deadline.iso)} is ${Math.max(0, Math.floor(leftMs / 1000))} s away, less than the ${Math.ceil(neededMs / 1000)} s its ` +
+    `${calls} call(s) plus ${margin.safetyBlocks} safety block(s) need at ${margin.blockMs} ms per block; nothing was sent and the plan was not consumed. ` +
+    `Create a fresh plan (a fresh quote and deadline) and submit it promptly`,
+    {
+      plan_id: planId, plan_status: 'active', deadline: deadline.iso ?? null, time_left_ms: leftMs, needed_ms: neededMs,
+      block_time_ms: margin.blockMs, calls, safety_blocks: margin.safetyBlocks, retryable: false, hint: FRESH_PLAN_HINT,
+    });
 }

@@ -1,6 +1,8 @@
 import type { SubmitRequest, TransactionSubmission } from '../../core/chain/transaction-submitter.js';
 import type { TxReceipt } from '../../core/chain/tx-receipts.js';
 import { ApiError } from '../../core/errors.js';
+import { ChainDecimal } from '../../core/chain/decimal.js';
+import { submissionAnswer, type SubmissionAnswer } from '../../core/tools/submission-output.js';
 import { FRESH_PLAN_HINT } from './dex-errors.js';
 import type { PlanCall } from './plan-calls.js';
 
@@ -9,9 +11,21 @@ import type { PlanCall } from './plan-calls.js';
  * (unless `simulate` is false; the submitter still dry-runs for the chi estimate), the send with
  * a managed nonce, and the wait for its block. The next call starts only after the previous one
  * executed successfully — an approval must be on chain before the swap's dry run can pass. The
- * first failure stops the run; what already executed stays executed and is reported in the
- * error's details (`transactions`), with the plan consumed.
+ * first failure stops the run before anything later is sent; what already executed stays
+ * executed and is reported in the error's details: `calls_ran`, the compact `transactions` and
+ * `total_fee` (what they cost in the native currency), with the plan consumed.
  */
+
+/** Sum of the fees of executed calls, in the native currency; null when any fee is unknown. */
+export function totalFee(transactions: readonly TransactionSubmission[]): string | null {
+  let sum = ChainDecimal.ZERO;
+  for (const t of transactions) {
+    if (!t.finalized) continue;
+    if (!t.fee) return null;
+    sum = sum.plus(ChainDecimal.parse(t.fee.fee));
+  }
+  return sum.toString();
+}
 
 export interface CallSender {
   submit(request: SubmitRequest): Promise<TransactionSubmission>;
@@ -40,6 +54,8 @@ export async function executeCalls(
   calls: readonly PlanCall[],
   options: {
     simulate: boolean; signal?: AbortSignal; waitTimeoutMs?: number; context: Record<string, unknown>;
+    /** Told when each call is sent and executed (the tool's ctx.progress). */
+    progress?: (message: string) => void;
     /** Appended to failure messages; default: the plan is consumed, create a fresh one. */
     suffix?: string;
     /** Whether failures carry plan_status/hint (plans) or not (helper trades). */
@@ -55,11 +71,13 @@ export async function executeCalls(
     failed_call_index: index,
     failed_call: `${call.contract}.${call.function}`,
     completed_calls: done.transactions.length,
-    transactions: done.transactions,
-    receipts: done.receipts,
+    calls_ran: done.transactions.map((t, i) => `${i}: ${t.contract}.${t.function} ${t.tx_hash}`),
+    transactions: done.transactions.map((t): SubmissionAnswer => submissionAnswer(t, false)),
+    total_fee: totalFee(done.transactions),
     retryable: false,
   });
   for (const [index, call] of calls.entries()) {
+    options.progress?.(`call ${index + 1} of ${calls.length} (${call.contract}.${call.function}): dry run, send, wait for its block`);
     let submission: TransactionSubmission;
     try {
       submission = await sender.submit({
@@ -93,6 +111,7 @@ export async function executeCalls(
         `${index > 0 ? `; the ${index} earlier call(s) stay executed` : ''}; ${suffix}`,
         { ...partial(index, call), tx_hash: receipt.tx_hash, reason: failureReason(receipt.error ?? receipt.result) });
     }
+    options.progress?.(`call ${index + 1} of ${calls.length} executed in block ${receipt.height}`);
   }
   return done;
 }

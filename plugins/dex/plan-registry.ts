@@ -9,8 +9,9 @@ import { planStateError, planCheckError } from './dex-errors.js';
  * happens next. `expired` (TTL or deadline), `evicted` (oldest first beyond the cap) and `lost`
  * (issued by an earlier process) are terminal too; every non-active claim throws a 4xx ApiError.
  *
- * plan_id = base64url(8-byte process tag ‖ 24 random bytes): opaque to callers, but lets this
- * process tell "issued before a restart" (`plan_lost`) from "never issued" (`plan_not_found`).
+ * plan_id = base64url(8-byte process tag ‖ 16 random bytes ‖ 8-byte check): opaque to callers,
+ * but lets this process tell "issued before a restart" (`plan_lost`: a valid check, another
+ * tag) from "never issued" (`plan_not_found`: a made-up or mistyped id fails the check).
  * Terminal states are remembered (bounded) so replays get the precise reason.
  */
 
@@ -45,6 +46,7 @@ interface Entry extends IssuedPlan {
 
 export const PLAN_ID_BYTES = 32;
 const TAG_BYTES = 8;
+const CHECK_BYTES = 8;
 export const PLAN_ID_PATTERN = /^[A-Za-z0-9_-]{43}$/;
 
 export function planDigest(canonical: string): string {
@@ -104,7 +106,8 @@ export class PlanRegistry {
     const expiresAt = new Date(expiresAtMs).toISOString();
     const plan = { ...body, issued_at: issuedAt, expires_at: expiresAt } as JsonObject;
     const canonical = canonicalJson(plan);
-    const planId = Buffer.concat([this.tag, this.random(PLAN_ID_BYTES - TAG_BYTES)]).toString('base64url');
+    const idBody = Buffer.concat([this.tag, this.random(PLAN_ID_BYTES - TAG_BYTES - CHECK_BYTES)]);
+    const planId = Buffer.concat([idBody, planIdCheck(idBody)]).toString('base64url');
     const entry: Entry = {
       planId, digest: planDigest(canonical), issuedAt, expiresAt, canonical,
       plan: deepFreeze(JSON.parse(canonical) as JsonObject), expiresAtMs,
@@ -177,12 +180,19 @@ export class PlanRegistry {
     while (this.terminal.size > this.tombstoneCap) this.terminal.delete(this.terminal.keys().next().value as string);
   }
 
-  /** A well-formed id carrying another process's tag: issued before a restart. */
+  /** An id with a valid check carrying another process's tag: issued before a restart. */
   private issuedElsewhere(planId: string): boolean {
     if (!PLAN_ID_PATTERN.test(planId)) return false;
     const bytes = Buffer.from(planId, 'base64url');
-    return bytes.length === PLAN_ID_BYTES && !bytes.subarray(0, TAG_BYTES).equals(this.tag);
+    if (bytes.length !== PLAN_ID_BYTES) return false;
+    const body = bytes.subarray(0, PLAN_ID_BYTES - CHECK_BYTES);
+    return planIdCheck(body).equals(bytes.subarray(PLAN_ID_BYTES - CHECK_BYTES)) && !bytes.subarray(0, TAG_BYTES).equals(this.tag);
   }
+}
+
+/** The id's last 8 bytes: a hash of the rest, so ids nobody issued are recognised as such (not a secret). */
+function planIdCheck(body: Buffer): Buffer {
+  return createHash('sha256').update('chainhost-plan-id\0').update(body).digest().subarray(0, CHECK_BYTES);
 }
 
 function publicView(e: Entry): IssuedPlan {

@@ -31,7 +31,7 @@ export function encryptionTools(): ToolDefinition[] {
         message: z.string().max(MAX_MESSAGE).describe('the text to encrypt (UTF-8)'),
       }),
       output: z.object({ sender_public_key: z.string(), receiver_public_key: z.string(), encrypted_message: z.string() }),
-      hints: { idempotentHint: false, openWorldHint: false },
+      hints: { destructiveHint: false, idempotentHint: false, openWorldHint: false },
       run: async ({ sender_private_key, receiver_public_key, message }) => {
         const sender = Wallet.fromPrivateKey(sender_private_key);
         let encrypted: string;
@@ -59,7 +59,7 @@ export function encryptionTools(): ToolDefinition[] {
           .min(80, 'is too short: at least 40 bytes (80 hex characters) of nonce and MAC'),
       }),
       output: z.object({ receiver_public_key: z.string(), sender_public_key: z.string(), decrypted_message: z.string() }),
-      hints: { idempotentHint: true, openWorldHint: false },
+      hints: { destructiveHint: false, idempotentHint: false, openWorldHint: false },
       run: async ({ receiver_private_key, sender_public_key, encrypted_message }) => {
         const receiver = Wallet.fromPrivateKey(receiver_private_key);
         let text: string;

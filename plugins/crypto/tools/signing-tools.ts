@@ -36,7 +36,7 @@ export function signingTools(options: { chainId: string }): ToolDefinition[] {
         chain_id: z.string().nullable(),
         signed_text: z.string().optional().describe('envelope only: the exact text that was signed'),
       }),
-      hints: { idempotentHint: true, openWorldHint: false },
+      hints: { destructiveHint: false, idempotentHint: false, openWorldHint: false },
       run: async ({ private_key, message, envelope, chain_id }) => {
         const wallet = Wallet.fromPrivateKey(private_key);
         const chainId = envelopeChainId(envelope, chain_id);

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { contractNameSchema, decimalOut } from '../../../core/tools/chain-schemas.js';
+import { contractNameSchema, decimalOut, transactionSubmissionOut } from '../../../core/tools/chain-schemas.js';
 
 /** Argument and result schemas shared by the DEX tools. */
 
@@ -94,17 +94,23 @@ export const issuedPlanOut = z.object({
   warnings: z.array(z.string()),
 });
 
+/** A plan submit's answer: compact by default; `verbose` adds timestamps, dry runs and full receipts. */
 export const submitOut = z.object({
   plan_id: z.string(),
   plan_digest: z.string(),
-  issued_at: z.string(),
-  expires_at: z.string(),
   plan_status: z.literal('consumed'),
   operation: z.string(),
-  plan_version: z.number().int(),
   simulated: z.boolean(),
-  simulations: z.array(z.unknown()),
-  transactions: z.array(z.unknown()).describe('one TransactionSubmission per call, in order'),
-  receipts: z.array(z.unknown()).describe('one receipt per call, in order'),
-  final_transaction: z.unknown(),
+  success: z.boolean().describe('every call executed successfully'),
+  calls_ran: z.number().int().describe('how many of the plan\'s calls executed'),
+  total_fee: decimalOut.nullable().describe('what all calls cost in the native currency (null when a chi rate could not be read)'),
+  transactions: z.array(transactionSubmissionOut).describe('one submission per call, in order: hash, success, return value, fee, balances written'),
+  final_transaction: z.object({ tx_hash: z.string(), function: z.string(), success: z.boolean().nullable(), result: z.string().nullable() })
+    .describe('the router call (the last transaction)'),
+  // ---- verbose only ----
+  issued_at: z.string().optional(),
+  expires_at: z.string().optional(),
+  plan_version: z.number().int().optional(),
+  simulations: z.array(z.unknown()).optional(),
+  receipts: z.array(z.unknown()).optional().describe('verbose: one full receipt per call, in order'),
 });

@@ -26,7 +26,7 @@ export function eventTools(dex: DexServices): ToolDefinition[] {
     defineTool({
       name: 'dex_wait_live_event',
       title: 'Wait for a live DEX event',
-      description: 'Waits (at most timeout_seconds ≤ 120) on the node\'s WebSocket Tx stream for up to max_events (≤ 50) events `event` of `contract`, optionally only from one tx_hash, signer or caller. Low latency and needs no BDS — but NOT durable: no replay cursor; events before the call or during a disconnect or restart are missed, so start the wait before the activity. For no-miss consumption combine it with dex_list_events and its after_id cursor.',
+      description: 'Waits (at most timeout_seconds ≤ 120) on the node\'s WebSocket Tx stream for up to max_events (≤ 50) events `event` of `contract`, optionally only from one tx_hash, signer or caller. Low latency and needs no BDS — but NOT durable: no replay cursor; events before the call or during a disconnect or restart are missed, so start the wait before the activity. For no-miss consumption combine it with dex_list_events and its after_id cursor. Sends MCP progress notifications every second while waiting (pass a progressToken, e.g. the SDK\'s onprogress with resetTimeoutOnProgress, to wait longer than the client\'s request timeout — 60 s by default in the MCP SDK); cancelling the request ends the wait.',
       capability: 'read',
       timeoutMs: 125_000,
       hints: { idempotentHint: false },
@@ -56,10 +56,22 @@ export function eventTools(dex: DexServices): ToolDefinition[] {
         if (declared && !declared.includes(args.event)) {
           throw ApiError.badRequest(declared.length ? `${args.contract} emits ${declared.join(', ')}, not ${args.event}` : `${args.contract} emits no events`, { field: 'event' });
         }
-        const result = await waitForLiveEvents(dex.node, {
-          contract: args.contract, event: args.event, timeoutMs: Math.round(args.timeout_seconds * 1000), maxEvents: args.max_events,
-          filters: { txHash: args.tx_hash, signer: args.signer, caller: args.caller }, signal: ctx.signal,
-        });
+        const started = performance.now();
+        const what = `${args.contract}.${args.event}`;
+        // One report a second: the client sees the wait is alive and how long it still runs.
+        const ticker = setInterval(() => {
+          ctx.progress(`waiting for ${what}: ${Math.round((performance.now() - started) / 1000)} s of ${args.timeout_seconds} s`);
+        }, 1_000);
+        let result;
+        try {
+          result = await waitForLiveEvents(dex.node, {
+            contract: args.contract, event: args.event, timeoutMs: Math.round(args.timeout_seconds * 1000), maxEvents: args.max_events,
+            filters: { txHash: args.tx_hash, signer: args.signer, caller: args.caller }, signal: ctx.signal,
+            onSubscribed: () => ctx.progress(`subscribed to the node's Tx stream; waiting for ${what}`),
+          });
+        } finally {
+          clearInterval(ticker);
+        }
         return {
           delivery: 'cometbft_websocket' as const,
           durable: false as const,

@@ -1,8 +1,9 @@
 import { z } from 'zod';
-import { decimalSchema, privateKeySchema, transactionSubmissionOut } from '../../../core/tools/chain-schemas.js';
+import { decimalSchema, privateKeySchema, submissionAnswer, transactionSubmissionOut, verboseSchema } from '../../../core/tools/chain-schemas.js';
 import { defineTool, type ToolDefinition } from '../../../core/tools/tool.js';
 import type { DexServices } from '../dex-services.js';
 import { helperTrade, type HelperSide } from '../helper-trade.js';
+import { decimalOut } from '../../../core/tools/chain-schemas.js';
 import { tokenSchema } from './dex-schemas.js';
 
 /** `buy_on_dex` / `sell_on_dex`: one-shot trades through `con_dex_helper` (unsafe). */
@@ -14,7 +15,9 @@ const helperOut = transactionSubmissionOut.extend({
     required: z.string(),
     current_allowance: z.string(),
     approval_added: z.boolean(),
+    transaction: transactionSubmissionOut.optional(),
   }).describe('the allowance the helper needs on the sell token; when short, an exact approve(required, con_dex_helper) was sent first (its submission under `transaction`)'),
+  total_fee: decimalOut.nullable().describe('what the calls sent (approval included) cost in the native currency'),
   trade: z.looseObject({}).describe('what the helper computes from the reserves read before sending'),
   deadline: z.looseObject({}).describe('the absolute deadline sent: {absolute: {"__time__": [...]}, iso}'),
 });
@@ -41,6 +44,7 @@ export function helperTools(dex: DexServices): ToolDefinition[] {
       amount: decimalSchema({ description: side === 'buy' ? 'exact output wanted, > 0' : 'exact input sold, > 0' }),
       slippage: slippage.prefault('1'),
       deadline_min: deadlineMin.prefault('1'),
+      verbose: verboseSchema,
     }),
     output: helperOut,
     hints: { idempotentHint: false, openWorldHint: true },
@@ -48,9 +52,14 @@ export function helperTools(dex: DexServices): ToolDefinition[] {
       const a = args as typeof args & { buy_token: string; sell_token: string };
       const r = await helperTrade(dex, {
         side, privateKey: a.private_key, buyToken: a.buy_token, sellToken: a.sell_token, amount: a.amount,
-        slippagePercent: a.slippage, deadlineMinutes: a.deadline_min, signal: ctx.signal,
+        slippagePercent: a.slippage, deadlineMinutes: a.deadline_min, signal: ctx.signal, progress: (m) => ctx.progress(m),
       });
-      return { ...r.submission, approval: r.approval as z.input<typeof helperOut>['approval'], trade: r.trade, deadline: r.deadline };
+      const verbose = a.verbose || dex.includeRaw;
+      const approval = { ...r.approval, ...(r.approvalSubmission ? { transaction: submissionAnswer(r.approvalSubmission, verbose) } : {}) };
+      return {
+        ...submissionAnswer(r.submission, verbose),
+        approval: approval as z.input<typeof helperOut>['approval'], trade: r.trade, deadline: r.deadline, total_fee: r.totalFee,
+      };
     },
   });
   return [tool('buy'), tool('sell')];

@@ -1,14 +1,14 @@
 import { z } from 'zod';
 import { Wallet } from '../../../core/chain/keys.js';
-import { addressSchema, decimalSchema, privateKeySchema } from '../../../core/tools/chain-schemas.js';
+import { addressSchema, decimalSchema, privateKeySchema, submissionAnswer } from '../../../core/tools/chain-schemas.js';
 import { defineTool, type ToolDefinition } from '../../../core/tools/tool.js';
 import { ApiError } from '../../../core/errors.js';
 import { FRESH_PLAN_HINT } from '../dex-errors.js';
 import type { DexServices } from '../dex-services.js';
 import { buildAddLiquidityPlan, buildRemoveLiquidityPlan } from '../liquidity-plan.js';
-import { checkPlanForSubmit } from '../plan-check.js';
+import { assertDeadlineMargin, checkPlanForSubmit } from '../plan-check.js';
 import { SUBMIT_KINDS, type SubmitKind } from '../plan-calls.js';
-import { executeCalls } from '../plan-execution.js';
+import { executeCalls, totalFee } from '../plan-execution.js';
 import type { IssuedPlan } from '../plan-registry.js';
 import { buildSwapPlan, type BuiltPlan } from '../swap-plan.js';
 import {
@@ -36,9 +36,16 @@ function issued(plan: IssuedPlan): z.input<typeof issuedPlanOut> {
   };
 }
 
-function issue(dex: DexServices, built: BuiltPlan): z.input<typeof issuedPlanOut> {
+/**
+ * Stores the plan. A CHAIN_ID that differs from the node's network is a warning here, as in the
+ * read tools: the plan is bound to CHAIN_ID, so its submit would be refused.
+ */
+async function issue(dex: DexServices, built: BuiltPlan, signal: AbortSignal): Promise<z.input<typeof issuedPlanOut>> {
+  const chainWarnings = dex.guard ? await dex.guard.warnings(signal) : [];
   try {
-    return issued(dex.registry.issue(built.body, built.deadline.ms));
+    const out = issued(dex.registry.issue(built.body, built.deadline.ms));
+    if (chainWarnings.length) out.warnings = [...chainWarnings.map((w) => `${w}; this plan (bound to ${dex.chainId}) would be refused at submit`), ...out.warnings];
+    return out;
   } catch (err) {
     if (err instanceof RangeError) throw ApiError.badRequest(`cannot issue the plan: ${err.message}`, { field: 'deadline_minutes' });
     throw err;
@@ -55,13 +62,20 @@ export function planTools(dex: DexServices): ToolDefinition[] {
   const submitTool = (kind: SubmitKind) => defineTool({
     name: `dex_submit_${kind}`,
     title: `Submit a DEX ${kind.replace('_', ' ')} plan`,
-    description: `${SUBMIT_DESCRIPTIONS[kind]} (operations: ${SUBMIT_KINDS[kind].operations.join(', ')}). Arguments are only private_key, plan_id and simulate: the calls, amounts and recipient are the plan's. The plan is consumed first — before any check, dry run or send — and stays consumed whatever happens next (also when a later call fails after an approval executed); a consumed, expired, evicted, lost or unknown plan is an error: create a fresh plan. Each call is dry-run (unless simulate is false), sent in order and waited for; returns one receipt per call.`,
+    description: `${SUBMIT_DESCRIPTIONS[kind]} (operations: ${SUBMIT_KINDS[kind].operations.join(', ')}). Arguments are only private_key, plan_id and simulate: the calls, amounts and recipient are the plan's. The plan is consumed first — before any check, dry run or send — and stays consumed whatever happens next (also when a later call fails after an approval executed); a consumed, expired, evicted, lost or unknown plan is an error: create a fresh plan. Refused with plan_expiring (nothing consumed or sent) when the deadline is too close to execute every call. Each call is dry-run (unless simulate is false), sent in order and waited for; the answer gives per call the hash, success, return value, fee in currency and balances written, plus calls_ran and total_fee (full receipts with CHAIN_INCLUDE_RAW).`,
     capability: 'unsafe',
     timeoutMs: 4 * dex.waitTimeoutMs + 30_000,
+    // Exactly these three arguments (spec part 4): the full detail comes with CHAIN_INCLUDE_RAW only.
     input: z.object({ private_key: privateKeySchema, plan_id: planIdSchema, simulate: simulateSchema }),
     output: submitOut,
     hints: { idempotentHint: false, openWorldHint: true },
     run: async (args, ctx) => {
+      // 0. Too close to its deadline: refuse before claiming, so nothing is consumed or sent.
+      const pending = dex.registry.peek(args.plan_id);
+      if (pending && dex.blockTime) {
+        const blockMs = await dex.blockTime.blockTimeMs(ctx.signal);
+        assertDeadlineMargin(pending.planId, pending.plan, { nowMs: dex.now(), blockMs, safetyBlocks: dex.safetyBlocks });
+      }
       // 1. Consume. Synchronous and first: of concurrent submits exactly one gets past this line.
       const plan = dex.registry.claim(args.plan_id);
       // 2. Checks on the consumed plan.
@@ -80,21 +94,28 @@ export function planTools(dex: DexServices): ToolDefinition[] {
       }
       // 3. Dry run, send and wait, call by call.
       const result = await executeCalls(dex.sender(), args.private_key, checked.calls, {
-        simulate: args.simulate, signal: ctx.signal, waitTimeoutMs: dex.waitTimeoutMs, context,
+        simulate: args.simulate, signal: ctx.signal, waitTimeoutMs: dex.waitTimeoutMs, context, progress: (m) => ctx.progress(m),
       });
+      const verbose = dex.includeRaw;
+      const last = result.transactions[result.transactions.length - 1]!;
       return {
         plan_id: plan.planId,
         plan_digest: plan.digest,
-        issued_at: plan.issuedAt,
-        expires_at: plan.expiresAt,
         plan_status: 'consumed' as const,
         operation: checked.operation,
-        plan_version: Number(plan.plan.plan_version),
         simulated: args.simulate,
-        simulations: result.simulations,
-        transactions: result.transactions,
-        receipts: result.receipts,
-        final_transaction: result.transactions[result.transactions.length - 1] ?? null,
+        success: result.receipts.every((r) => r.success),
+        calls_ran: result.transactions.length,
+        total_fee: totalFee(result.transactions),
+        transactions: result.transactions.map((t) => submissionAnswer(t, verbose)),
+        final_transaction: { tx_hash: last.tx_hash, function: last.function, success: last.receipt?.success ?? null, result: last.receipt?.result ?? null },
+        ...(verbose ? {
+          issued_at: plan.issuedAt,
+          expires_at: plan.expiresAt,
+          plan_version: Number(plan.plan.plan_version),
+          simulations: result.simulations,
+          receipts: result.receipts,
+        } : {}),
       };
     },
   });
@@ -126,7 +147,7 @@ export function planTools(dex: DexServices): ToolDefinition[] {
           path: args.path, slippageBps: args.slippage_bps, deadlineMinutes: args.deadline_minutes, feeOnTransfer: args.fee_on_transfer,
           maxHops: args.path ? args.path.length : args.max_hops, chainId: dex.chainId, nowMs: dex.now(),
         }, dex.market), ctx.signal);
-        return issue(dex, built);
+        return issue(dex, built, ctx.signal);
       },
     }),
     submitTool('swap'),
@@ -152,7 +173,7 @@ export function planTools(dex: DexServices): ToolDefinition[] {
           account: args.account, recipient: args.recipient, slippageBps: args.slippage_bps, deadlineMinutes: args.deadline_minutes,
           chainId: dex.chainId, nowMs: dex.now(),
         }), ctx.signal);
-        return issue(dex, built);
+        return issue(dex, built, ctx.signal);
       },
     }),
     submitTool('add_liquidity'),
@@ -176,7 +197,7 @@ export function planTools(dex: DexServices): ToolDefinition[] {
           tokenA: args.token_a, tokenB: args.token_b, liquidity: args.liquidity, account: args.account, recipient: args.recipient,
           slippageBps: args.slippage_bps, deadlineMinutes: args.deadline_minutes, chainId: dex.chainId, nowMs: dex.now(),
         }), ctx.signal);
-        return issue(dex, built);
+        return issue(dex, built, ctx.signal);
       },
     }),
     submitTool('remove_liquidity'),

@@ -5,7 +5,7 @@ import { decodeValue } from '../../../core/chain/value-codec.js';
 import { addressSchema, contractNameSchema, decimalOut, limitSchema, offsetSchema, rawOut, toolJson, warningsOut, withExtras } from '../../../core/tools/chain-schemas.js';
 import { defineTool, type ToolDefinition } from '../../../core/tools/tool.js';
 import type { IndexedState } from '../graphql-states.js';
-import { decimalText, indexedRead, isObject, listContractNames, mapLimited, readState, type ReadDeps } from '../chain-reads.js';
+import { abciRead, decimalText, indexedRead, isObject, listContractNames, mapLimited, readState, valueOf, type ReadDeps } from '../chain-reads.js';
 
 /** Contracts scanned by the state fallback of get_token_balances (no index: one read per contract). */
 const FALLBACK_MAX_CONTRACTS = 1_000;
@@ -24,18 +24,28 @@ const tokenBalanceItem = z.object({
 });
 type TokenBalanceItem = z.input<typeof tokenBalanceItem>;
 
+/** A contract exists when the node describes its methods (`/contract_methods` is null for unknown names). */
+async function contractExists(deps: ReadDeps, name: string, signal?: AbortSignal): Promise<boolean> {
+  const query = await abciRead(deps, QueryPath.contractMethods(name), `checking that contract ${name} exists`, signal);
+  return query.value !== null && query.value !== undefined && valueOf(query) !== null;
+}
+
 export function balanceTools(deps: ReadDeps): ToolDefinition[] {
   return [
     defineTool({
       name: 'get_balance',
       title: 'Get token balance',
-      description: 'Balance of an address in one token contract (default currency), read from committed state (<token>.balances:<address>). Exact decimal string; "0" when the address holds none.',
+      description: 'Balance of an address in one token contract (default currency), read from committed state (<token>.balances:<address>). Exact decimal string; "0" when the address holds none. found is false (with a warning) when no contract of that name exists, so a mistyped token is not read as an empty balance.',
       capability: 'read',
       input: z.object({
         address: addressSchema,
         token_contract: contractNameSchema.default('currency'),
       }),
-      output: z.object({ address: z.string(), token_contract: z.string(), balance: decimalOut, warnings: warningsOut, raw: rawOut }),
+      output: z.object({
+        address: z.string(), token_contract: z.string(), balance: decimalOut,
+        found: z.boolean().describe('the token contract exists (false: balance "0" means nothing, check the contract name)'),
+        warnings: warningsOut, raw: rawOut,
+      }),
       run: async ({ address, token_contract }, ctx) => {
         const key = `${token_contract}.balances:${address}`;
         // Both started before either is awaited; warnings() never rejects.
@@ -43,7 +53,10 @@ export function balanceTools(deps: ReadDeps): ToolDefinition[] {
         const { value, query } = await readState(deps, key, ctx.signal);
         const warnings = await pendingWarnings;
         const balance = decimalText(value, `the balance at ${key}`);
-        return withExtras({ address, token_contract, balance }, { warnings, includeRaw: deps.includeRaw, raw: { abci_query: query } });
+        // Only an unset balance costs a second read: does the contract exist at all?
+        const found = value !== null || (await contractExists(deps, token_contract, ctx.signal));
+        if (!found) warnings.push(`no contract named ${token_contract} exists on this chain; check token_contract (get_token_contract_by_symbol finds a token by its symbol)`);
+        return withExtras({ address, token_contract, balance, found }, { warnings, includeRaw: deps.includeRaw, raw: { abci_query: query } });
       },
     }),
     defineTool({

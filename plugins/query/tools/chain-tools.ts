@@ -1,10 +1,13 @@
 import { z } from 'zod';
-import { decodeRawTx, decodeTxResultData } from '../../../core/chain/abci-value.js';
+import { abciDecimal, decodeRawTx, decodeTxResultData, QueryPath } from '../../../core/chain/abci-value.js';
 import { mismatchText } from '../../../core/chain/chain-id-guard.js';
 import { RpcError } from '../../../core/chain/rpc/chain-rpc.js';
 import { txReceiptOf } from '../../../core/chain/tx-receipts.js';
 import { ApiError } from '../../../core/errors.js';
-import { intOut, intValue, nodeApiError, nodeCall, rawOut, toolJson, txHashSchema, txReceiptOut, warningsOut, withExtras } from '../../../core/tools/chain-schemas.js';
+import { CHI_RATE_KEY, txFee } from '../../../core/chain/tx-fee.js';
+import {
+  balanceWrites, decimalOut, intOut, intValue, nodeApiError, nodeCall, rawOut, toolJson, txFeeOut, txHashSchema, txReceiptOut, verboseSchema, warningsOut, withExtras,
+} from '../../../core/tools/chain-schemas.js';
 import { defineTool, type ToolDefinition } from '../../../core/tools/tool.js';
 import type { ReadDeps } from '../chain-reads.js';
 
@@ -14,17 +17,30 @@ export function chainTools(deps: ReadDeps): ToolDefinition[] {
       name: 'get_transaction',
       title: 'Get transaction',
       description:
-        'A committed transaction by its hash: success, block height, chi used, result, events, state writes, and the signed transaction itself. 404 when the node has no such transaction (not yet in a block, or unknown).',
+        'A committed transaction by its hash: success, block height, the call (sender, contract, function, kwargs, nonce), result or error, chi used and the fee in currency (with the unused chi, not charged), and the balances it wrote for the sender and the recipient. verbose adds the events, every state write, the signed transaction and the execution output. 404 when the node has no such transaction (not yet in a block, or unknown).',
       capability: 'read',
-      input: z.object({ tx_hash: txHashSchema }),
+      input: z.object({ tx_hash: txHashSchema, verbose: verboseSchema }),
       output: txReceiptOut.extend({
         message: z.string(),
-        transaction: z.unknown().describe('the signed transaction {metadata: {signature}, payload}'),
-        execution: z.unknown().describe('the decoded execution output (tx_result.data)'),
+        sender: z.string().nullable(),
+        contract: z.string().nullable(),
+        function: z.string().nullable(),
+        kwargs: z.unknown().describe('the call arguments as signed'),
+        nonce: intOut.nullable(),
+        chi_supplied: intOut.nullable(),
+        fee: txFeeOut.nullable(),
+        balances: z.array(z.object({ token: z.string(), address: z.string(), balance: decimalOut })).describe('balances it wrote for the sender and `to`'),
+        // verbose only
+        events: z.array(z.unknown()).optional(),
+        state: z.array(z.object({ key: z.string(), value: z.unknown() })).optional().describe('verbose: every state write; decimals as strings'),
+        execution_hash: z.string().nullable().optional(),
+        log: z.string().optional(),
+        transaction: z.unknown().optional().describe('verbose: the signed transaction {metadata: {signature}, payload}'),
+        execution: z.unknown().optional().describe('verbose: the decoded execution output (tx_result.data)'),
         warnings: warningsOut,
         raw: rawOut,
       }),
-      run: async ({ tx_hash }, ctx) => {
+      run: async ({ tx_hash, verbose }, ctx) => {
         const [tx, warnings] = await Promise.all([
           deps.node.tx(tx_hash, { signal: ctx.signal }).catch((err: unknown) => {
             if (err instanceof RpcError && /not found/i.test(err.message)) {
@@ -44,7 +60,31 @@ export function chainTools(deps: ReadDeps): ToolDefinition[] {
         const data = decodeTxResultData(tx.tx_result.data);
         const execution = data.kind === 'execution' ? toolJson(data.output) : data.kind === 'rejected' ? { error: data.error } : null;
         const message = receipt.success ? `executed successfully in block ${receipt.height}` : `failed in block ${receipt.height}: ${receipt.error ?? 'unknown error'}`;
-        return withExtras({ ...receipt, message, transaction, execution }, { warnings, includeRaw: deps.includeRaw, raw: { tx } });
+        const payload = (transaction as { payload?: Record<string, unknown> } | null)?.payload ?? {};
+        const text = (v: unknown) => (typeof v === 'string' ? v : null);
+        const chiSupplied = payload.chi_supplied ?? payload.stamps_supplied;
+        const supplied = typeof chiSupplied === 'number' || typeof chiSupplied === 'string' ? BigInt(chiSupplied) : null;
+        const rate = receipt.chi_used !== null && supplied !== null
+          ? await deps.node.query(QueryPath.get(CHI_RATE_KEY), { signal: ctx.signal }).then(abciDecimal, () => null)
+          : null;
+        const sender = text(payload.sender);
+        const kwargs = payload.kwargs ?? null;
+        const to = kwargs && typeof kwargs === 'object' ? text((kwargs as Record<string, unknown>).to) : null;
+        const { events, state, execution_hash, log, ...essential } = receipt;
+        const full = verbose || deps.includeRaw;
+        return withExtras({
+          ...essential,
+          message,
+          sender,
+          contract: text(payload.contract),
+          function: text(payload.function),
+          kwargs,
+          nonce: typeof payload.nonce === 'number' || typeof payload.nonce === 'string' ? payload.nonce : null,
+          chi_supplied: supplied === null ? null : intValue(supplied),
+          fee: rate && supplied !== null && receipt.chi_used !== null ? txFee(BigInt(receipt.chi_used), supplied, rate) : null,
+          balances: balanceWrites(state, new Set([sender, to].filter((a): a is string => a !== null))),
+          ...(full ? { events, state, execution_hash, log, transaction, execution } : {}),
+        }, { warnings, includeRaw: deps.includeRaw, raw: { tx } });
       },
     }),
     defineTool({

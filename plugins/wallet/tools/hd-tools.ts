@@ -103,7 +103,7 @@ export function hdTools(): ToolDefinition[] {
         path: pathSchema,
       }),
       output: hdOut,
-      hints: { idempotentHint: false, openWorldHint: false },
+      hints: { destructiveHint: false, idempotentHint: false, openWorldHint: false },
       run: async ({ words, scheme, index, path }) => derive(generateMnemonic(words), scheme, index, path),
     }),
     defineTool({
@@ -119,7 +119,7 @@ export function hdTools(): ToolDefinition[] {
         path: pathSchema,
       }),
       output: hdOut,
-      hints: { idempotentHint: true, openWorldHint: false },
+      hints: { destructiveHint: false, idempotentHint: false, openWorldHint: false },
       run: async ({ mnemonic, scheme, index, path }) => derive(mnemonic, scheme, index, path),
     }),
   ];

@@ -18,7 +18,7 @@ export function keyTools(): ToolDefinition[] {
       capability: 'unsafe',
       input: z.object({}),
       output: keyPairOut,
-      hints: { idempotentHint: false, openWorldHint: false },
+      hints: { destructiveHint: false, idempotentHint: false, openWorldHint: false },
       run: async () => {
         const wallet = Wallet.generate();
         return { public_key: wallet.address, private_key: wallet.exportPrivateKey() };
@@ -31,7 +31,7 @@ export function keyTools(): ToolDefinition[] {
       capability: 'unsafe',
       input: z.object({ private_key: privateKeySchema }),
       output: keyPairOut,
-      hints: { idempotentHint: true, openWorldHint: false },
+      hints: { destructiveHint: false, idempotentHint: false, openWorldHint: false },
       run: async ({ private_key }) => {
         const wallet = Wallet.fromPrivateKey(private_key);
         return { public_key: wallet.address, private_key: wallet.exportPrivateKey() };

@@ -8,7 +8,9 @@ import {
   functionNameSchema,
   kwargsSchema,
   privateKeySchema,
+  submissionAnswer,
   transactionSubmissionOut,
+  verboseSchema,
   withExtras,
 } from '../../../core/tools/chain-schemas.js';
 import { defineTool, type ToolDefinition } from '../../../core/tools/tool.js';
@@ -30,13 +32,14 @@ const FLOW =
 
 export function sendTools(deps: SendToolDeps): ToolDefinition[] {
   const timeoutMs = deps.waitTimeoutMs + 30_000;
-  const finish = (submission: TransactionSubmission) =>
-    withExtras(submission, { includeRaw: deps.includeRaw, raw: { broadcast_tx_sync: submission.response } });
+  // Compact unless the caller asks for detail; CHAIN_INCLUDE_RAW keeps the full answer too.
+  const finish = (submission: TransactionSubmission, verbose: boolean) =>
+    withExtras(submissionAnswer(submission, verbose || deps.includeRaw), { includeRaw: deps.includeRaw, raw: { broadcast_tx_sync: submission.response } });
   return [
     defineTool({
       name: 'send_transaction',
       title: 'Send transaction',
-      description: `Signs and sends a contract call (contract.function(**kwargs)) from the private key's account. ${FLOW} Returns the submission with its receipt.`,
+      description: `Signs and sends a contract call (contract.function(**kwargs)) from the private key's account. ${FLOW} Returns the hash, success, return value, fee in currency and the balances it wrote; verbose adds the receipt's events and state writes.`,
       capability: 'unsafe',
       timeoutMs,
       input: z.object({
@@ -46,6 +49,7 @@ export function sendTools(deps: SendToolDeps): ToolDefinition[] {
         kwargs: kwargsSchema,
         wait: waitSchema,
         chi_supplied: z.number().int().min(1).max(Number.MAX_SAFE_INTEGER).optional().describe('explicit chi limit; default: the dry-run estimate with the margin'),
+        verbose: verboseSchema,
       }),
       output: transactionSubmissionOut,
       hints: { idempotentHint: false, openWorldHint: true },
@@ -60,6 +64,7 @@ export function sendTools(deps: SendToolDeps): ToolDefinition[] {
             chiSupplied: args.chi_supplied,
             signal: ctx.signal,
           }),
+          args.verbose,
         ),
     }),
     defineTool({
@@ -72,14 +77,15 @@ export function sendTools(deps: SendToolDeps): ToolDefinition[] {
         private_key: privateKeySchema,
         to_address: addressSchema,
         token_contract: contractNameSchema.default('currency'),
-        amount: decimalSchema({ description: 'amount to send, > 0, exact decimal as a string ("12.5") or number; at most 30 decimal places' }),
+        amount: decimalSchema({ description: 'amount to send, > 0, at most 30 decimal places' }),
         wait: waitSchema,
+        verbose: verboseSchema,
       }),
       output: transactionSubmissionOut,
       hints: { idempotentHint: false, openWorldHint: true },
       run: async (args, ctx) => {
         const kwargs = Object.create(null) as JsonObject;
-        kwargs['amount'] = { __fixed__: args.amount.toFixedWrapperString() };
+        kwargs['amount'] = { __fixed__: args.amount.toString() }; // plain text, as written (not "5E+6")
         kwargs['to'] = args.to_address;
         return finish(
           await deps.submitter().submit({
@@ -90,6 +96,7 @@ export function sendTools(deps: SendToolDeps): ToolDefinition[] {
             wait: args.wait,
             signal: ctx.signal,
           }),
+          args.verbose,
         );
       },
     }),

@@ -23,7 +23,19 @@ describe('kwargsFromUser (tool input → wire kwargs)', () => {
 
   it('turns fractional numbers into exact decimals from their own text', () => {
     assert.equal(wire({ amount: 0.1, b: 1.5, c: 1e-7, d: 123.45 }),
-      '{"amount":{"__fixed__":"0.1"},"b":{"__fixed__":"1.5"},"c":{"__fixed__":"1E-7"},"d":{"__fixed__":"123.45"}}');
+      '{"amount":{"__fixed__":"0.1"},"b":{"__fixed__":"1.5"},"c":{"__fixed__":"0.0000001"},"d":{"__fixed__":"123.45"}}');
+  });
+
+  it('writes decimals in plain form as the official SDK does, never the runtime exponent form (issue #18 item 7)', () => {
+    assert.equal(wire({ a: { __fixed__: '5E+6' }, b: 5e6 + 0.5, c: { __fixed__: 5000000 } }),
+      '{"a":{"__fixed__":"5000000"},"b":{"__fixed__":"5000000.5"},"c":{"__fixed__":"5000000"}}');
+  });
+
+  it('refuses a JSON number whose shortest text has more than 15 significant digits, asking for a string (issue #18 item 2)', () => {
+    refuses({ amount: 0.1 + 0.2 }, 'amount', /0\.30000000000000004 has 17 significant digits.*decimal string.*"0\.3"/);
+    refuses({ amount: { __fixed__: 0.1 + 0.2 } }, 'amount', /decimal string/);
+    refuses({ nested: [1, 1.1 * 3] }, 'nested', /significant digits/);
+    assert.equal(wire({ a: 0.123456789012345, b: 123456789.123456 }), '{"a":{"__fixed__":"0.123456789012345"},"b":{"__fixed__":"123456789.123456"}}');
   });
 
   it('refuses integers beyond the safe range unless wrapped', () => {
@@ -33,7 +45,7 @@ describe('kwargsFromUser (tool input → wire kwargs)', () => {
   });
 
   it('checks and normalises explicit wrappers', () => {
-    assert.equal(wire({ a: { __fixed__: '1000' }, b: { __fixed__: '1.50' } }), '{"a":{"__fixed__":"1E+3"},"b":{"__fixed__":"1.5"}}');
+    assert.equal(wire({ a: { __fixed__: '1000' }, b: { __fixed__: '1.50' } }), '{"a":{"__fixed__":"1000"},"b":{"__fixed__":"1.5"}}');
     assert.equal(wire({ t: { __time__: [2024, 1, 2, 3, 4, 5, 0] } }), '{"t":{"__time__":[2024,1,2,3,4,5,0]}}');
     assert.equal(wire({ b: { __bytes__: 'ABcd' } }), '{"b":{"__bytes__":"abcd"}}');
     refuses({ a: { __fixed__: 'abc' } }, 'a', /not a decimal/);
@@ -57,7 +69,7 @@ describe('kwargsFromUser (tool input → wire kwargs)', () => {
 
   it('accepts typed values from code', () => {
     assert.equal(wire({ amount: ChainDecimal.parse('100'), deadline: ChainDatetime.fromParts(2025, 1, 31, 12, 34, 56, 789000) }),
-      '{"amount":{"__fixed__":"1E+2"},"deadline":{"__time__":[2025,1,31,12,34,56,789000]}}');
+      '{"amount":{"__fixed__":"100"},"deadline":{"__time__":[2025,1,31,12,34,56,789000]}}');
   });
 
   it('keeps __proto__ as data in nested objects and gives an empty object for undefined', () => {

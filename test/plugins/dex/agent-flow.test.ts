@@ -78,19 +78,23 @@ describe('dex agent flow over MCP against the devnet (with BDS)', function () {
     const beforeTst = await kit.stateDecimal(chain.node, `con_test_token.balances:${A.address}`);
     const done = ok(await h.mcp('dex_submit_swap', { private_key: A.privateKey, plan_id: plan.plan_id }));
     // 5. receipts
-    assert.equal(done.receipts.length, plan.plan.calls.length);
-    for (const r of done.receipts) assert.equal(r.success, true);
+    assert.equal(done.transactions.length, plan.plan.calls.length);
+    assert.equal(done.calls_ran, plan.plan.calls.length);
+    for (const r of done.transactions) assert.equal(r.success, true);
     const swapTx = done.final_transaction.tx_hash;
     // 6. exact balances and reserves
     const after = ok(await h.mcp('dex_get_pair', { pair_id: pair.pair_id })).pair;
     assert.equal(after.reserve1, D(pair.reserve1).plus(D('42.5')).toString());
     assert.equal(after.reserve0, D(pair.reserve0).minus(D(quote.amount_out)).toString());
-    const chi = done.receipts.reduce((sum: any, r: any) => sum.plus(D(String(r.chi_used))), D('0'));
+    const fees = done.transactions.reduce((sum: any, r: any) => sum.plus(D(r.fee.fee)), D('0'));
+    assert.equal(fees.toString(), done.total_fee);
     const afterCur = await kit.stateDecimal(chain.node, `currency.balances:${A.address}`);
     const afterTst = await kit.stateDecimal(chain.node, `con_test_token.balances:${A.address}`);
     assert.equal(afterTst.minus(beforeTst).toString(), quote.amount_out);
     const spent = beforeCur.minus(afterCur).minus(D('42.5'));
-    assert.equal(spent.gte(D('0')) && spent.lte(chi), true, 'currency fell by the input plus at most the chi fees');
+    assert.equal(spent.toString(), done.total_fee, 'currency fell by the input plus exactly the reported fees');
+    const newBalance = done.transactions[done.transactions.length - 1].balances.find((b: any) => b.token === 'con_test_token' && b.address === A.address);
+    assert.equal(newBalance.balance, afterTst.toString(), 'the answer carries the new balance');
     // 7. the Swap live …
     const seen = ok(await live);
     assert.equal(seen.durable, false);

@@ -63,7 +63,12 @@ describe('dex plans: the state machine (spec part 3)', () => {
       const out = (r as { result: any }).result;
       assert.equal(out.plan_status, 'consumed');
       assert.equal(out.operation, 'swap_exact_in');
-      assert.equal(out.receipts.length, 2);
+      assert.equal(out.transactions.length, 2);
+      assert.equal(out.success, true);
+      assert.equal(out.calls_ran, 2);
+      assert.equal(out.total_fee, '10', 'two calls of 100 chi at 20 chi per token');
+      assert.deepEqual(out.transactions[0].fee, { chi_rate: '20', fee: '5', refunded: '0.5', refunded_share: '0.090909090909090909090909090909' });
+      assert.equal(out.receipts, undefined, 'full receipts only with verbose');
       assert.deepEqual(h.sender.requests.map((q) => `${q.contract}.${q.function}`), ['currency.approve', 'con_dex.swapExactTokenForToken']);
       assert.equal(h.sender.requests.every((q) => q.simulate === true && q.wait === true), true);
       assert.equal(out.final_transaction.function, 'swapExactTokenForToken');
@@ -136,8 +141,10 @@ describe('dex plans: the state machine (spec part 3)', () => {
       assert.equal(e.details!.reason, 'SNAKX: K');
       const txs = e.details!.transactions as any[];
       assert.equal(txs.length, 2);
-      assert.equal(txs[0].receipt.success, true);
-      assert.equal(txs[1].receipt.success, false);
+      assert.equal(txs[0].success, true);
+      assert.equal(txs[1].success, false);
+      assert.equal(e.details!.total_fee, '10', 'both executed calls paid their fee');
+      assert.equal((e.details!.calls_ran as string[]).length, 2);
       assert.match(e.message, /1 earlier call\(s\) stay executed/);
       expectCode(await h.call('dex_submit_swap', submit(id)), 'plan_consumed', 409);
       assert.equal(h.sender.requests.length, 2);
@@ -150,6 +157,15 @@ describe('dex plans: the state machine (spec part 3)', () => {
       assert.equal(e.details!.completed_calls, 1);
       assert.equal(e.details!.reason, 'SNAKX: INSUFFICIENT_OUTPUT_AMOUNT');
       assert.equal(h.registry.state(id), 'consumed');
+    });
+
+    it('CHAIN_INCLUDE_RAW adds the dry runs, full receipts and timestamps (submits take no other argument)', async () => {
+      const h = planHarness({ includeRaw: true });
+      const out = (await h.call('dex_submit_swap', submit(h.issue())) as any).result;
+      assert.equal(out.receipts.length, 2);
+      assert.equal(out.simulations.length, 2);
+      assert.equal(typeof out.transactions[1].kwargs, 'object');
+      assert.equal(typeof out.issued_at, 'string');
     });
 
     it('simulate: false is passed on (the submitter then only estimates chi)', async () => {
@@ -223,6 +239,14 @@ describe('dex plans: the state machine (spec part 3)', () => {
       expectCode(await h.call('dex_submit_swap', submit(mine.toString('base64url'))), 'plan_not_found', 404);
     });
 
+    it('a made-up id (any 43 URL-safe characters) is plan_not_found, not plan_lost', async () => {
+      const h = planHarness();
+      for (const made of ['A'.repeat(43), 'abcdefghijklmnopqrstuvwxyz0123456789_-ABCDE', Buffer.alloc(32, 7).toString('base64url')]) {
+        assert.equal(h.registry.state(made), 'unknown', made);
+        expectCode(await h.call('dex_submit_swap', submit(made)), 'plan_not_found', 404);
+      }
+    });
+
     it('terminal states never come back: consumed, expired, evicted stay failing', async () => {
       const h = planHarness({ maxEntries: 1, ttlSeconds: 30 });
       const evicted = h.issue();
@@ -235,6 +259,48 @@ describe('dex plans: the state machine (spec part 3)', () => {
         expectCode(await h.call('dex_submit_swap', submit(consumed)), 'plan_consumed', 409);
         expectCode(await h.call('dex_submit_swap', submit(expired)), 'plan_expired', 410);
       }
+    });
+  });
+
+  describe('submit close to the deadline (issue #18 item 1)', () => {
+    it('refuses with 409 plan_expiring when the deadline leaves less than (calls + safety blocks) × block time; nothing is sent, the plan stays active', async () => {
+      const h = planHarness({ blockTimeMs: 6_000, safetyBlocks: 2 }); // 2 calls + 2 blocks = 24 s
+      const id = h.issue(); // deadline now + 5 min
+      h.clock.advance(300 - 20);
+      const e = expectCode(await h.call('dex_submit_swap', submit(id)), 'plan_expiring', 409);
+      assert.equal(e.details!.plan_status, 'active');
+      assert.equal(e.details!.needed_ms, 24_000);
+      assert.equal(e.details!.block_time_ms, 6_000);
+      assert.match(e.message, /not consumed/);
+      assert.equal(h.sender.requests.length, 0, 'the approval was not sent');
+      assert.equal(h.registry.state(id), 'active');
+    });
+
+    it('submits when the margin is there; the safety margin is configurable', async () => {
+      const h = planHarness({ blockTimeMs: 6_000, safetyBlocks: 2 });
+      const id = h.issue();
+      h.clock.advance(300 - 25);
+      assert.equal((await h.call('dex_submit_swap', submit(id))).ok, true);
+      const tight = planHarness({ blockTimeMs: 6_000, safetyBlocks: 0 }); // 2 calls = 12 s
+      const id2 = tight.issue();
+      tight.clock.advance(300 - 13);
+      assert.equal((await tight.call('dex_submit_swap', submit(id2))).ok, true);
+    });
+
+    it('the block time is the median gap of the latest blocks, capped (on-demand chains show idle gaps)', async () => {
+      const { BlockTimeMeter, medianGap } = await import('../../../plugins/dex/block-time.js');
+      assert.equal(medianGap([0, 1000, 2000, 60_000]), 1000);
+      assert.equal(medianGap([0, 1000, 3000]), 1500);
+      assert.equal(medianGap([5]), null);
+      const metas = (times: number[]) => ({ last_height: String(times.length), block_metas: times.map((t) => ({ header: { time: new Date(t).toISOString() } })).reverse() });
+      let calls = 0;
+      const node = { blockchain: async () => { calls++; return metas([0, 5_000, 10_000, 400_000, 1_000_000]); } } as never;
+      const meter = new BlockTimeMeter(node, { capMs: 30_000 });
+      assert.equal(await meter.blockTimeMs(), 30_000, 'idle gaps are capped');
+      const fast = new BlockTimeMeter({ blockchain: async () => metas([0, 2_000, 4_000, 6_000]) } as never);
+      assert.equal(await fast.blockTimeMs(), 2_000);
+      await meter.blockTimeMs();
+      assert.equal(calls, 1, 'cached');
     });
   });
 

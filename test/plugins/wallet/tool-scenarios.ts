@@ -72,23 +72,27 @@ export function everyToolScenarios(call: () => ToolCaller, options: ScenarioOpti
       assert.equal(v1.xian_public_key, 'c2ccbe3636698f0877a00b854ecb846eddba441d4503b2231336d760c8a6cb3e');
     });
 
-    it('send_tokens transfers an exact amount, waits for the block and returns the receipt', async () => {
+    it('send_tokens transfers an exact amount, waits for the block and answers compactly: success, fee in currency, new balances', async () => {
       const r = await ok('send_tokens', { private_key: A.privateKey, to_address: C.address, amount: '1.25' });
       assert.equal(r.finalized, true);
-      assert.equal(r.receipt.success, true);
-      assert.equal(r.sender, A.address);
-      assert.deepEqual(r.kwargs, { amount: { __fixed__: '1.25' }, to: C.address });
+      assert.equal(r.success, true);
       assert.ok(r.chi_supplied >= r.chi_estimated + 10, 'chi margin applied');
-      assert.equal(r.receipt.events[0].event, 'Transfer');
-      assert.equal(r.receipt.events[0].data.amount, '1.25');
+      assert.equal(r.fee.refunded, (await import('../../../core/chain/decimal.js')).ChainDecimal.from(BigInt(r.chi_supplied - r.chi_used)).div(r.fee.chi_rate).toString());
+      assert.equal(r.fee.fee, (await import('../../../core/chain/decimal.js')).ChainDecimal.from(BigInt(r.chi_used)).div(r.fee.chi_rate).toString());
+      assert.ok(Number(r.fee.refunded_share) > 0 && Number(r.fee.refunded_share) < 1, 'the chi margin is supplied but not charged');
+      assert.deepEqual(r.balances.find((b: any) => b.address === C.address), { token: 'currency', address: C.address, balance: '1.25' });
+      assert.ok(r.balances.some((b: any) => b.address === A.address), "the sender's new balance");
+      for (const heavy of ['kwargs', 'receipt', 'simulation', 'response']) assert.equal(r[heavy], undefined, `${heavy} only with verbose`);
       state.sendHash = r.tx_hash;
       const balance = await ok('get_balance', { address: C.address });
       assert.equal(balance.balance, '1.25');
     });
 
     it('send_transaction calls a contract function with kwargs (JSON numbers become exact decimals)', async () => {
-      const r = await ok('send_transaction', { private_key: A.privateKey, contract: 'currency', function: 'approve', kwargs: { amount: 2.5, to: B.address } });
-      assert.equal(r.receipt.success, true);
+      const r = await ok('send_transaction', { private_key: A.privateKey, contract: 'currency', function: 'approve', kwargs: { amount: 2.5, to: B.address }, verbose: true });
+      assert.equal(r.receipt.success, true, 'verbose: the whole receipt');
+      assert.equal(r.sender, A.address);
+      assert.ok(Array.isArray(r.receipt.events) && Array.isArray(r.receipt.state));
       assert.deepEqual(r.kwargs, { amount: { __fixed__: '2.5' }, to: B.address });
       const approval = await ok('get_state', { state_key: `currency.approvals:${A.address}:${B.address}` });
       assert.equal(approval.state_value, '2.5');
@@ -96,9 +100,9 @@ export function everyToolScenarios(call: () => ToolCaller, options: ScenarioOpti
 
     it('send_tokens with wait: false returns at CheckTx; the transaction is then found by hash', async () => {
       const r = await ok('send_tokens', { private_key: A.privateKey, to_address: C.address, amount: 2, token_contract: 'con_test_usd', wait: false });
-      assert.equal(r.accepted, true);
       assert.equal(r.finalized, false);
-      assert.equal(r.receipt, null);
+      assert.equal(r.success, null);
+      assert.equal(r.fee, null);
       state.asyncHash = r.tx_hash;
       let found;
       for (let i = 0; i < 100 && !found?.ok; i++) {
@@ -118,6 +122,14 @@ export function everyToolScenarios(call: () => ToolCaller, options: ScenarioOpti
       assert.equal(usd.balance, '2');
       const none = await ok('get_balance', { address: Wallet.generate().address });
       assert.equal(none.balance, '0');
+      assert.equal(none.found, true, 'an empty balance of an existing token');
+      assert.equal(r.found, true);
+    });
+
+    it('get_balance of a token contract that does not exist says found: false with a warning, not just "0" (issue #18 item 5)', async () => {
+      const r = await ok('get_balance', { address: B.address, token_contract: 'con_no_such_token' });
+      assert.equal(r.found, false);
+      assert.match(r.warnings.join(' '), /no contract named con_no_such_token/);
     });
 
     it('get_token_balances lists the holdings of an address', async () => {
@@ -131,14 +143,24 @@ export function everyToolScenarios(call: () => ToolCaller, options: ScenarioOpti
       assert.equal(usd.symbol, 'TUSD');
     });
 
-    it('get_transaction returns the receipt, the signed transaction and the execution output', async () => {
+    it('get_transaction answers compactly: the call, success, fee in currency with the unused chi, balances written', async () => {
       const r = await ok('get_transaction', { tx_hash: state.sendHash!.toLowerCase() });
       assert.equal(r.tx_hash, state.sendHash);
       assert.equal(r.success, true);
-      assert.equal(r.transaction.payload.contract, 'currency');
-      assert.equal(r.transaction.payload.sender, A.address);
+      assert.deepEqual([r.sender, r.contract, r.function], [A.address, 'currency', 'transfer']);
+      assert.deepEqual(r.kwargs, { amount: { __fixed__: '1.25' }, to: C.address });
       assert.equal(typeof r.chi_used, 'number');
+      assert.equal(r.fee.refunded_share, (await import('../../../core/chain/decimal.js')).ChainDecimal.from(BigInt(r.chi_supplied - r.chi_used)).div(BigInt(r.chi_supplied)).toString());
+      assert.deepEqual(r.balances.find((b: any) => b.address === C.address), { token: 'currency', address: C.address, balance: '1.25' });
+      for (const heavy of ['events', 'state', 'transaction', 'execution']) assert.equal(r[heavy], undefined, `${heavy} only with verbose`);
+    });
+
+    it('get_transaction with verbose returns the events, state writes, signed transaction and execution output', async () => {
+      const r = await ok('get_transaction', { tx_hash: state.sendHash!, verbose: true });
+      assert.equal(r.transaction.payload.sender, A.address);
       assert.equal(r.execution.status, 0);
+      assert.equal(r.events[0].event, 'Transfer');
+      assert.equal(r.events[0].data.amount, '1.25');
     });
 
     it('get_state reads a decimal, an int and a missing key', async () => {

@@ -83,12 +83,17 @@ describe('wallet tools', function () {
       ['send_transaction', 'an integer beyond 2^53 as a JSON number', { private_key: A.privateKey, contract: 'currency', function: 'transfer', kwargs: { amount: 2 ** 60 } }, 'amount'],
       ['send_transaction', 'kwargs text that is not JSON', { private_key: A.privateKey, contract: 'currency', function: 'transfer', kwargs: '{amount:' }, 'kwargs'],
       ['send_transaction', 'a bad __time__ wrapper', { private_key: A.privateKey, contract: 'currency', function: 'transfer', kwargs: { when: { __time__: [2024, 13, 1] } } }, 'when'],
+      // issue #18 item 2: a float artefact (0.1 + 0.2) is refused with a request for a string, in every tool
+      ['send_tokens', 'a JSON number with 17 significant digits (0.1 + 0.2)', { private_key: A.privateKey, to_address: B.address, amount: 0.1 + 0.2 }, 'amount'],
+      ['send_transaction', 'a kwargs number with 17 significant digits', { private_key: A.privateKey, contract: 'currency', function: 'transfer', kwargs: { amount: 0.1 + 0.2, to: B.address } }, 'amount'],
+      ['simulate_transaction', 'a kwargs number with 17 significant digits', { address: A.address, contract: 'currency', function: 'transfer', kwargs: { amount: 0.1 + 0.2, to: B.address } }, 'amount'],
       ['send_transaction', 'chi_supplied 0', { private_key: A.privateKey, contract: 'currency', function: 'transfer', chi_supplied: 0 }, 'chi_supplied'],
     ];
     for (const [tool, what, args, field] of cases) {
       it(`${tool}: ${what}`, async () => {
         const outcome = await running.call(tool, args);
         const error = expectError(outcome, { code: 'invalid_arguments', status: 400, field });
+        if (/significant digits/.test(what)) assert.match(error.message, /0\.30000000000000004 has 17 significant digits.*decimal string/);
         assert.ok(!outcome.text.includes(A.privateKey) && !outcome.text.includes(badKey), 'the key is not echoed');
         assert.ok(!error.message.includes('abandon'), 'mnemonic words are not echoed');
       });
@@ -132,7 +137,7 @@ describe('wallet tools', function () {
       for (const o of outcomes) assert.equal(o.ok, true, o.error?.message);
       const nonces = outcomes.map((o) => o.result.nonce as number).sort((a, b) => a - b);
       assert.deepEqual(nonces, Array.from({ length: 20 }, (_, i) => first + i));
-      assert.ok(outcomes.every((o) => o.result.finalized && o.result.receipt.success));
+      assert.ok(outcomes.every((o) => o.result.finalized && o.result.success));
       const balance = await running.call('get_balance', { address: receiver });
       assert.equal(balance.result.balance, '2.1'); // 0.01 + 0.02 + … + 0.20
     });
@@ -157,12 +162,22 @@ describe('wallet tools', function () {
       const auto = await running.call('send_tokens', { private_key: A.privateKey, to_address: B.address, amount: 1 });
       const est = auto.result.chi_estimated as number;
       assert.equal(auto.result.chi_supplied, Math.max(Math.ceil(est * 1.1), est + 10));
-      assert.ok(auto.result.receipt.chi_used <= auto.result.chi_supplied);
+      assert.ok(auto.result.chi_used <= auto.result.chi_supplied);
       const explicit = await running.call('send_transaction', {
-        private_key: A.privateKey, contract: 'currency', function: 'transfer', kwargs: { amount: '1', to: B.address }, chi_supplied: 500,
+        private_key: A.privateKey, contract: 'currency', function: 'transfer', kwargs: { amount: '1', to: B.address }, chi_supplied: 500, verbose: true,
       });
       assert.equal(explicit.result.chi_supplied, 500);
       assert.deepEqual(explicit.result.kwargs.amount, { __fixed__: '1' }, 'decimal text for a float argument becomes an exact decimal');
+    });
+
+    it('the signed payload writes decimals plainly, as the official SDK does ("5000000", not "5E+6"; issue #18 item 7)', async () => {
+      for (const amount of ['5000000', { __fixed__: '5E+6' }, { __fixed__: 5e6 }]) {
+        const r = await running.call('send_transaction', {
+          private_key: A.privateKey, contract: 'currency', function: 'approve', kwargs: { amount, to: B.address }, verbose: true,
+        });
+        assert.equal(r.ok, true, r.error?.message);
+        assert.deepEqual(r.result.kwargs.amount, { __fixed__: '5000000' }, JSON.stringify(amount));
+      }
     });
   });
 });

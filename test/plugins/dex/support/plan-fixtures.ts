@@ -14,6 +14,7 @@ import { DexReader } from '../../../../plugins/dex/dex-state.js';
 import { approveCall, deadlineAfter, fixed, type PlanCall } from '../../../../plugins/dex/plan-calls.js';
 import { PlanRegistry } from '../../../../plugins/dex/plan-registry.js';
 import { ChainDecimal } from '../../../../core/chain/decimal.js';
+import { txFee } from '../../../../core/chain/tx-fee.js';
 import { planTools } from '../../../../plugins/dex/tools/plan-tools.js';
 
 /** Plans, a scripted sender and the submit tools over them — no chain needed. */
@@ -91,6 +92,7 @@ export class ScriptedSender {
       sender: Wallet.from(request.key).address, contract: request.contract, function: request.function, kwargs: request.kwargs ?? {},
       nonce: index, chi_supplied: 110, chi_estimated: 100, message: 'test', response: { code: 0, log: '', codespace: '', hash },
       simulation: request.simulate === false ? null : { status: 0, result: 'None', chi_used: 100, state: [] }, receipt: r,
+      fee: r ? txFee(100n, 110n, ChainDecimal.parse('20')) : null,
     };
   }
 }
@@ -107,7 +109,7 @@ export interface PlanHarness {
   issue(overrides?: Parameters<typeof swapPlanBody>[1]): string;
 }
 
-export function planHarness(options: { ttlSeconds?: number; maxEntries?: number; steps?: Step[]; chainId?: string } = {}): PlanHarness {
+export function planHarness(options: { ttlSeconds?: number; maxEntries?: number; steps?: Step[]; chainId?: string; blockTimeMs?: number; safetyBlocks?: number; includeRaw?: boolean } = {}): PlanHarness {
   const clock = new FakeClock();
   const registry = new PlanRegistry({ ttlSeconds: options.ttlSeconds ?? 300, maxEntries: options.maxEntries ?? 256, now: clock.now });
   const sender = new ScriptedSender(options.steps);
@@ -122,6 +124,9 @@ export function planHarness(options: { ttlSeconds?: number; maxEntries?: number;
     sender: () => sender,
     guard: null,
     waitTimeoutMs: 1000,
+    includeRaw: options.includeRaw ?? false,
+    blockTime: options.blockTimeMs === undefined ? null : { blockTimeMs: async () => options.blockTimeMs! },
+    safetyBlocks: options.safetyBlocks ?? 2,
     queryPaths: () => null,
   };
   const list = new ContributionList<ToolDefinition>('tool', (t) => t.name);
