@@ -80,7 +80,7 @@ export function kv(rows: Array<[string, SafeHtml | string | number | null | unde
 
 export function table(headers: string[], rows: SafeHtml[], empty = 'Nothing here yet.'): SafeHtml {
   if (rows.length === 0) return html`<p class="muted">${empty}</p>`;
-  return html`<div class="scroll"><table><thead><tr>${headers.map((h) => html`<th>${h}</th>`)}</tr></thead><tbody>${rows}</tbody></table></div>`;
+  return html`<div class="scroll" tabindex="0"><table><thead><tr>${headers.map((h) => html`<th>${h}</th>`)}</tr></thead><tbody>${rows}</tbody></table></div>`;
 }
 
 export function pager(prev: string | null, next: string | null): SafeHtml {

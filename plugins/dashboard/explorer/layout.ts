@@ -21,11 +21,12 @@ const CSS = trusted(`
 html{-webkit-text-size-adjust:100%}
 body{margin:0;font:15px/1.5 system-ui,-apple-system,"Segoe UI",Roboto,sans-serif;color:#1b1f24;background:#f4f6f8}
 a{color:#0b5cad;text-decoration:none}a:hover{text-decoration:underline}
+main a{text-decoration:underline;text-underline-offset:2px}
 header{background:#12263a;color:#fff;padding:.6rem 1rem}
 header .bar{max-width:1100px;margin:0 auto;display:flex;flex-wrap:wrap;gap:.5rem 1.2rem;align-items:center}
 header .brand{font-weight:700;color:#fff;font-size:1.1rem}
 nav{display:flex;flex-wrap:wrap;gap:.2rem .9rem}
-nav a{color:#cfe3f7;padding:.2rem 0}nav a.on{color:#fff;border-bottom:2px solid #7cc4ff}
+header nav a{color:#cfe3f7;padding:.2rem 0}header nav a.on{color:#fff;border-bottom:2px solid #7cc4ff}
 form.search{display:flex;flex:1 1 260px;gap:.4rem;min-width:0}
 form.search input{flex:1;min-width:0;padding:.4rem .6rem;border-radius:6px;border:1px solid #8aa;font:inherit}
 form.search button{padding:.4rem .8rem;border-radius:6px;border:0;background:#7cc4ff;color:#12263a;font:inherit;font-weight:600}

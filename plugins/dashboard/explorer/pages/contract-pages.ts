@@ -87,6 +87,6 @@ export async function contractPage(r: ReadContext, name: string): Promise<PageVi
 <td>${txLink(typeof e.tx_hash === 'string' ? e.tx_hash : null, rpc)}</td></tr>`), 'No events indexed.')
     : needsBds(activity.events.reason)}</div>
 <h2>Source</h2>
-<div class="card">${c.source !== null ? html`<pre class="source"><code class="language-python">${highlightPython(c.source)}</code></pre>` : html`<p class="muted">No source stored (artifact only).</p>`}</div>`;
+<div class="card">${c.source !== null ? html`<pre class="source" tabindex="0"><code class="language-python">${highlightPython(c.source)}</code></pre>` : html`<p class="muted">No source stored (artifact only).</p>`}</div>`;
   return { title: `Contract ${c.name}`, section: 'contracts', body };
 }

@@ -92,6 +92,6 @@ function peerRpc(address: string | undefined, remoteIp: string, allowed: Set<str
 
 /** A table that always has a body (the live script prepends to it), with an empty-state row. */
 function liveTable(id: string, caption: string, headers: string[], rows: ReturnType<typeof html>[], empty: string) {
-  return html`<div class="scroll"><table id="${id}"><caption class="sr-only">${caption}</caption><thead><tr>${headers.map((h) => html`<th scope="col">${h}</th>`)}</tr></thead>
+  return html`<div class="scroll" tabindex="0"><table id="${id}"><caption class="sr-only">${caption}</caption><thead><tr>${headers.map((h) => html`<th scope="col">${h}</th>`)}</tr></thead>
 <tbody>${rows.length ? rows : html`<tr class="empty"><td colspan="${headers.length}" class="muted">${empty}</td></tr>`}</tbody></table></div>`;
 }
