@@ -50,7 +50,8 @@ pre{background:#0f1720;color:#e6edf3;padding:.8rem;border-radius:8px;overflow:au
 .pager{display:flex;gap:1rem;justify-content:space-between;margin:.6rem 0}
 .muted{color:#5a6570}
 .sr-only{position:absolute;width:1px;height:1px;padding:0;margin:-1px;overflow:hidden;clip:rect(0 0 0 0);white-space:nowrap;border:0}
-figure.chart{margin:0}figure.chart svg{width:100%;height:auto;display:block;font:11px system-ui,sans-serif}
+figure.chart{margin:0;overflow-x:auto}figure.chart svg{width:100%;min-width:560px;height:auto;display:block;font:11px system-ui,sans-serif}
+.chart .grid{stroke:#dde3e8;stroke-dasharray:4 3}
 .chart .axis{stroke:#8a96a3}.chart text{fill:#3d4852}.chart .bar{fill:#7cb3e8}.chart .line{fill:none;stroke:#b3261e;stroke-width:2}
 .chart .dot{fill:#b3261e}.chart .bar-label{fill:#1d5a94}.chart .line-label{fill:#b3261e}
 .chart .up line,.chart .up rect{stroke:#137333;fill:#34a853}.chart .down line,.chart .down rect{stroke:#b3261e;fill:#ea8079}

@@ -114,15 +114,17 @@ export function candleChart(opts: { title: string; description: string; candles:
   });
   return frame(opts.title, opts.description, html`
 <line class="axis" x1="${x0}" y1="${HEIGHT - PAD.bottom}" x2="${x1}" y2="${HEIGHT - PAD.bottom}"/>
-<text class="bar-label" x="${x0 - 6}" y="${fmt(y(max) + 4)}" text-anchor="end">${highest.high}</text>
-<text class="bar-label" x="${x0 - 6}" y="${fmt(y(min) + 4)}" text-anchor="end">${lowest.low}</text>
+<line class="grid" x1="${x0}" y1="${fmt(y(max))}" x2="${x1}" y2="${fmt(y(max))}"/>
+<line class="grid" x1="${x0}" y1="${fmt(y(min))}" x2="${x1}" y2="${fmt(y(min))}"/>
+<text class="bar-label" x="${x0}" y="${fmt(y(max) - 4)}">high ${highest.high}</text>
+<text class="bar-label" x="${x0}" y="${fmt(y(min) + 13)}">low ${lowest.low}</text>
 ${body}
 ${xLabels(opts.candles.map((c) => c.label), xOf)}`);
 }
 
 function frame(title: string, description: string, inner: SafeHtml): SafeHtml {
   const id = `c${Math.abs(hash(title)).toString(36)}`;
-  return html`<figure class="chart"><svg viewBox="0 0 ${WIDTH} ${HEIGHT}" role="img" aria-labelledby="${id}-t ${id}-d" preserveAspectRatio="xMidYMid meet">
+  return html`<figure class="chart" tabindex="0"><svg viewBox="0 0 ${WIDTH} ${HEIGHT}" role="img" aria-labelledby="${id}-t ${id}-d" preserveAspectRatio="xMidYMid meet">
 <title id="${id}-t">${title}</title><desc id="${id}-d">${description}</desc>${inner}</svg></figure>`;
 }
 

@@ -71,7 +71,7 @@ export function transferTable(items: JsonObject[], addr: string | null, rpc: str
     const value = t.amount ?? ((t.data ?? null) as JsonObject | null)?.amount;
     return html`<tr>${addr === null
       ? html`<td>${addressLink(from, rpc)}</td><td>${addressLink(to, rpc)}</td>`
-      : html`<td><span class="${direction === 'in' ? 'in' : direction === 'out' ? 'out' : ''}">${direction === 'in' ? 'In' : direction === 'out' ? 'Out' : 'Self'}</span></td><td>${addressLink(counterparty, rpc)}</td>`}
+      : html`<td><span class="${direction === 'in' ? 'in' : direction === 'out' ? 'out' : ''}">${direction === 'in' ? 'In' : direction === 'out' ? 'Out' : 'Self'}</span></td><td>${typeof counterparty === 'string' && counterparty !== '' ? addressLink(counterparty, rpc) : html`<span class="muted">${direction === 'in' ? 'minted' : 'none'}</span>`}</td>`}
 <td class="mono num">${amount(value)}</td><td>${tokenLink(t.contract, t.symbol, rpc)}</td><td>${blockLink(t.block_height, rpc)}</td>
 <td>${when(t.created_at)}</td><td>${t.success === false ? html`<span class="fail">Fail</span>` : html`<span class="ok">OK</span>`} ${txLink(typeof t.tx_hash === 'string' ? t.tx_hash : null, rpc)}</td></tr>`;
   });
