@@ -25,6 +25,10 @@ export const LIVE_SCRIPT = `(function () {
     if (title) target.title = String(title);
     tr.appendChild(cell);
   }
+  function utc(iso) {
+    var m = /^(\\d{4}-\\d{2}-\\d{2})T(\\d{2}:\\d{2}:\\d{2})/.exec(String(iso || ''));
+    return (m ? m[1] + ' ' + m[2] + ' UTC ' : '') + '(just now)';
+  }
   function prepend(body, tr) {
     var empty = body.querySelector('tr.empty');
     if (empty) empty.parentNode.removeChild(empty);
@@ -40,7 +44,7 @@ export const LIVE_SCRIPT = `(function () {
     td(row, short(b.hash, 10), null, true, b.hash);
     td(row, b.num_txs);
     td(row, short(b.proposer, 8), null, true, b.proposer);
-    td(row, 'just now', null, false, b.time);
+    td(row, utc(b.time), null, false, b.time);
     prepend(blocks, row);
     for (var i = (b.txs || []).length - 1; i >= 0; i--) {
       var t = b.txs[i];
@@ -52,7 +56,8 @@ export const LIVE_SCRIPT = `(function () {
       td(tr, t.contract, typeof t.contract === 'string' ? '/explorer/contract/' + encodeURIComponent(t.contract) : null);
       td(tr, t['function']);
       td(tr, short(t.sender, 10), typeof t.sender === 'string' ? '/explorer/address/' + encodeURIComponent(t.sender) : null, true, t.sender);
-      td(tr, 'just now', null, false, b.time);
+      td(tr, utc(b.time), null, false, b.time);
+      td(tr, null);
       prepend(txs, tr);
     }
     status.textContent = 'Live: block ' + b.height + ' arrived just now.';

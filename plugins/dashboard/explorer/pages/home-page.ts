@@ -4,7 +4,7 @@ import { rpcAddressOf, type NodeTargets, type ReadContext } from '../../reads/no
 import { html } from '../html.js';
 import type { PageView } from '../layout.js';
 import { blockActivity } from '../../reads/block-activity.js';
-import { addressLink, ago, blockLink, contractLink, href, kv, pager, short, status as okStatus, table, text, txLink, when } from '../format.js';
+import { addressLink, blockLink, contractLink, href, kv, pager, short, status as okStatus, table, text, txLink, when } from '../format.js';
 import { barLineChart } from '../svg-chart.js';
 import { LIVE_SCRIPT_PATH } from '../live-route.js';
 
@@ -39,9 +39,9 @@ export async function homePage(r: ReadContext, targets: NodeTargets, maxHeight: 
   const blockRows = metas.map((m) => html`<tr data-height="${m.header.height}"><td>${blockLink(m.header.height, rpc)}</td>
 <td class="mono" title="${m.block_id.hash}">${short(m.block_id.hash)}</td><td>${m.num_txs}</td>
 <td class="mono" title="${m.header.proposer_address}">${short(m.header.proposer_address, 8)}</td>
-<td title="${m.header.time}">${ago(m.header.time)}</td></tr>`);
+<td>${when(m.header.time)}</td></tr>`);
   const txRows = activity.txs.slice(0, PAGE).map((t) => html`<tr data-tx="${t.hash}"><td>${txLink(t.hash, rpc)}</td><td>${blockLink(t.height, rpc)}</td>
-<td>${contractLink(t.contract, rpc)}</td><td>${text(t.function)}</td><td>${addressLink(t.sender, rpc)}</td><td title="${t.time}">${ago(t.time)} ${okStatus(t.ok)}</td></tr>`);
+<td>${contractLink(t.contract, rpc)}</td><td>${text(t.function)}</td><td>${addressLink(t.sender, rpc)}</td><td>${when(t.time)}</td><td>${okStatus(t.ok)}</td></tr>`);
   const chronological = [...activity.blocks].reverse();
   const chart = chronological.length
     ? barLineChart({
@@ -76,7 +76,7 @@ ${live ? html`<p id="live-status" class="muted" role="status" aria-live="polite"
 <h2>Blocks</h2>
 <div class="card">${liveTable('latest-blocks', 'Latest blocks', ['Height', 'Hash', 'Txs', 'Proposer', 'Time'], blockRows, 'No blocks yet.')}${pager(newer, older)}</div>
 <h2>Transactions</h2>
-<div class="card">${liveTable('latest-txs', 'Latest transactions', ['Hash', 'Block', 'Contract', 'Function', 'Sender', 'Time'], txRows, 'No transactions in these blocks.')}</div>
+<div class="card">${liveTable('latest-txs', 'Latest transactions', ['Hash', 'Block', 'Contract', 'Function', 'Sender', 'Time', 'Status'], txRows, 'No transactions in these blocks.')}</div>
 <h2>Validators <span class="muted">(total power ${String(validators.validators?.reduce((n, v) => n + BigInt(v.voting_power), 0n) ?? 0n)})</span></h2>
 <div class="card">${table(['Address', 'Power', 'Priority'], validatorRows, 'No validators.')}</div>
 <h2>Peers</h2>
