@@ -60,7 +60,7 @@ export async function contractPage(r: ReadContext, name: string): Promise<PageVi
     ['Developer', addressLink(m.developer, rpc)],
     ['Deployer', addressLink(m.deployer, rpc)],
     ['Initiator', addressLink(m.initiator, rpc)],
-    ['Created', text(m.submitted_at ?? s.submitted_at)],
+    ['Created', when(m.submitted_at ?? s.submitted_at)],
     ['Created in block', blockLink(s.submitted_at_block, rpc)],
     ['Last transaction', txLink(typeof s.last_tx_hash === 'string' ? s.last_tx_hash : null, rpc)],
     ['Indexed transactions', text(s.tx_count)],

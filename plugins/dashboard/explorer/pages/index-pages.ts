@@ -1,7 +1,7 @@
 import { addresses } from '../../reads/address-reads.js';
 import { recentEvents } from '../../reads/contract-reads.js';
 import type { ReadContext } from '../../reads/node-targets.js';
-import { addressLink, ago, blockLink, contractLink, href, list, obj, pager, parseMaybe, table, text, txLink } from '../format.js';
+import { addressLink, blockLink, contractLink, href, list, obj, pager, parseMaybe, table, text, txLink, when } from '../format.js';
 import { html } from '../html.js';
 import type { PageView } from '../layout.js';
 
@@ -37,7 +37,7 @@ export async function eventsPage(r: ReadContext, offset: number): Promise<PageVi
   const rows = items.map((e) => {
     const ev = obj(e);
     const created = typeof ev.created_at === 'string' ? ev.created_at : null;
-    return html`<tr><td title="${created ?? ''}">${ago(created)}</td><td>${contractLink(ev.contract, rpc)}</td><td>${text(ev.event)}</td>
+    return html`<tr><td>${when(created)}</td><td>${contractLink(ev.contract, rpc)}</td><td>${text(ev.event)}</td>
 <td>${addressLink(ev.signer, rpc)}</td><td>${txLink(typeof ev.tx_hash === 'string' ? ev.tx_hash : null, rpc)}</td>
 <td class="wrap mono">${text({ ...obj(parseMaybe(ev.data_indexed)), ...obj(parseMaybe(ev.data)) })}</td></tr>`;
   });
