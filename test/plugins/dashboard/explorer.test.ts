@@ -132,6 +132,8 @@ describe('dashboard explorer (server-rendered, no JavaScript needed)', function 
     assert.equal((await page.goto(h.url('/explorer/dex/pair/x')))!.status(), 400);
     assert.match(await page.locator('main').innerText(), /id must be a positive integer pair id/);
     assert.equal((await page.goto(h.url('/explorer/dex/pair/2?interval=2m')))!.status(), 400);
+    assert.equal((await page.goto(h.url(`/explorer/address/${sender}?before=abc`)))!.status(), 400);
+    assert.match(await page.locator('main').innerText(), /before/);
   });
 
   it('addresses and events pages explain that they need BDS (503)', async () => {
