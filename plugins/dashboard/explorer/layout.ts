@@ -21,7 +21,7 @@ const CSS = trusted(`
 html{-webkit-text-size-adjust:100%}
 body{margin:0;font:15px/1.5 system-ui,-apple-system,"Segoe UI",Roboto,sans-serif;color:#1b1f24;background:#f4f6f8}
 a{color:#0b5cad;text-decoration:none}a:hover{text-decoration:underline}
-main a{text-decoration:underline;text-underline-offset:2px}
+main p a,main dd a,main li a{text-decoration:underline;text-underline-offset:.3em;text-decoration-thickness:1px}
 header{background:#12263a;color:#fff;padding:.6rem 1rem}
 header .bar{max-width:1100px;margin:0 auto;display:flex;flex-wrap:wrap;gap:.5rem 1.2rem;align-items:center}
 header .brand{font-weight:700;color:#fff;font-size:1.1rem}
@@ -42,6 +42,7 @@ dl.kv dt{color:#5a6570}dl.kv dd{margin:0;min-width:0;overflow-wrap:anywhere}
 table{border-collapse:collapse;width:100%;font-size:.92rem}
 th,td{text-align:left;padding:.4rem .5rem;border-bottom:1px solid #e6ebef;vertical-align:top;white-space:nowrap}
 td.wrap{white-space:normal;overflow-wrap:anywhere;min-width:12rem}
+td.num{white-space:normal;overflow-wrap:anywhere;min-width:7rem}
 th{color:#5a6570;font-weight:600;background:#f8fafb}
 .mono,code,pre{font-family:ui-monospace,SFMono-Regular,Menlo,Consolas,monospace;font-size:.88em}
 pre{background:#0f1720;color:#e6edf3;padding:.8rem;border-radius:8px;overflow:auto;max-height:32rem;white-space:pre}

@@ -21,7 +21,7 @@ export async function dexPage(r: ReadContext, offset: number): Promise<PageView>
   const rpc = r.peer;
   const rows = items.map((p) => html`<tr><td>${pairLink(p.id, `#${p.id}`, rpc)}</td>
 <td>${pairLink(p.id, `${p.token0} / ${p.token1}`, rpc)}</td><td class="mono num">${p.reserve0}</td><td class="mono num">${p.reserve1}</td>
-<td class="mono num">${p.price ?? '—'}</td><td>${volumeCell(p.volume24h)}</td></tr>`);
+<td class="mono num">${p.price ?? '—'}</td><td class="num">${volumeCell(p.volume24h)}</td></tr>`);
   const prev = offset > 0 ? href('/explorer/dex', rpc, { offset: Math.max(0, offset - PAGE) }) : null;
   const next = offset + PAGE < total ? href('/explorer/dex', rpc, { offset: offset + PAGE }) : null;
   const noBds = items.find((p) => !p.volume24h.ok)?.volume24h;
