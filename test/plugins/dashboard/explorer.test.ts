@@ -129,6 +129,7 @@ describe('dashboard explorer (server-rendered, no JavaScript needed)', function 
     assert.match(token, /Test Token \(TST\)[\s\S]*Stated total supply\s+\d+[\s\S]*Top holders\s+Needs BDS/);
     assert.match(token, /DEX markets[\s\S]*#2 con_test_token\/currency/);
     assert.equal((await page.goto(h.url('/explorer/dex/pair/99')))!.status(), 404);
+    assert.equal((await page.goto(h.url('/explorer/token/con_nothing')))!.status(), 404);
     assert.equal((await page.goto(h.url('/explorer/dex/pair/x')))!.status(), 400);
     assert.match(await page.locator('main').innerText(), /id must be a positive integer pair id/);
     assert.equal((await page.goto(h.url('/explorer/dex/pair/2?interval=2m')))!.status(), 400);

@@ -1,3 +1,4 @@
+import { ApiError } from '../../../../core/errors.js';
 import { pairsOfToken } from '../../reads/dex-reads.js';
 import { bdsValue } from '../../reads/bds-value.js';
 import { isObject } from '../../reads/contract-reads.js';
@@ -32,6 +33,9 @@ export async function tokensPage(r: ReadContext, offset: number): Promise<PageVi
  */
 export async function tokenPage(r: ReadContext, contract: string, before: number | undefined): Promise<PageView> {
   const [t, pairs] = await Promise.all([tokenOverview(r, contract, before), pairsOfToken(r, contract)]);
+  if (t.name === null && t.symbol === null && t.total_supply === null && (!t.holders.ok || t.holders.value.holders === 0)) {
+    throw ApiError.notFound(`token ${contract} not found: no token metadata and no holders under that contract name`, { contract });
+  }
   const rpc = r.peer;
   const self = `/explorer/token/${encodeURIComponent(contract)}`;
   const holders = t.holders.ok
