@@ -102,7 +102,8 @@ describe('hardening: malformed input never gets a 5xx or echoes a key', function
   it('dashboard path parameters: traversal, bad hex, unicode, huge', async () => {
     const base = h.host.serverUrl('dashboard')!;
     const segment = fc.oneof(nasty.map((v) => (typeof v === 'string' ? v : JSON.stringify(v) ?? 'x')), fc.constantFrom('..', '%2e%2e', '-1', '99999999999999999999', 'ZZ', ''));
-    const routes = ['/api/block/', '/api/block_results/', '/api/tx/', '/api/contract/', '/api/address/', '/api/abci_query/get/', '/api/abci_query/simulate_tx/', '/api/abci_query/keys/', '/explorer/tx/', '/explorer/block/'];
+    const routes = ['/api/block/', '/api/block_results/', '/api/tx/', '/api/contract/', '/api/address/', '/api/abci_query/get/', '/api/abci_query/simulate_tx/', '/api/abci_query/keys/', '/explorer/tx/', '/explorer/block/',
+      '/explorer/address/', '/explorer/token/', '/explorer/contract/', '/explorer/dex/pair/'];
     await fc.assert(
       fc.asyncProperty(fc.constantFrom(...routes), segment, async (route, value) => {
         const res = await request(base + route + encodeURIComponent(value.slice(0, 4_000)));

@@ -1,5 +1,6 @@
 import type { QueryPathDefinition } from '../../../core/query/query-path.js';
 import { statePatch, statePatches, statePatchesForBlock, stateChangesForPatch } from '../reads/patch-reads.js';
+import { contractsByCreator } from '../reads/contract-reads.js';
 import { contractSummary, developerRewards } from '../reads/reward-reads.js';
 import { shieldedTagsAfter, shieldedTagsPage, shieldedWalletHistory } from '../reads/shielded-reads.js';
 import { bdsPath, type BdsQueryContext } from './path-context.js';
@@ -10,6 +11,12 @@ export function projectionPaths(ctx: BdsQueryContext): QueryPathDefinition[] {
   return [
     bdsPath('/developer_rewards/<recipient_key>', 'developer-reward totals of one recipient (always one row)', (q) =>
       developerRewards(ctx.knex(), partParam(q, 0, 'recipient_key'))),
+    bdsPath('/contracts_by_creator/<address>/limit=<n>/offset=<n>', 'contracts whose deployment the address sent, newest first', async (q) => {
+      const address = partParam(q, 0, 'address');
+      const limit = limitParam(q);
+      const offset = offsetParam(q);
+      return { available: true, address, items: await contractsByCreator(ctx.knex(), address, limit, offset), limit, offset };
+    }),
     bdsPath('/contract_summary/<name>', 'a contract with its creator, transaction count and developer rewards, or null', (q) =>
       contractSummary(ctx.knex(), partParam(q, 0, 'name'))),
     bdsPath(

@@ -78,3 +78,29 @@ export function beforeParam(query: ParsedQueryPath): { block_height: number; tx_
   if (!m) throw new QueryPathError(`before must be <block_height>:<tx_index> of the last row seen, got ${JSON.stringify(raw)}`);
   return { block_height: Number(m[1]), tx_index: Number(m[2]) };
 }
+
+/** `before_id=<cursor>`: the id-keyset cursor of the newest-first event listings (the last id seen); undefined for the first page. */
+export function beforeIdParam(query: ParsedQueryPath): number | undefined {
+  if (query.params.before_id === undefined || query.params.before_id === '') return undefined;
+  return intParam(query, 'before_id', 0, 1, Number.MAX_SAFE_INTEGER);
+}
+
+/** `events=<Name>[,<Name>…]`: event names to keep (all when absent). */
+export function eventNamesParam(query: ParsedQueryPath): string[] | undefined {
+  const raw = query.params.events;
+  if (raw === undefined || raw === '') return undefined;
+  const names = raw.split(',');
+  if (names.length > 20 || names.some((n) => !/^[A-Za-z_][A-Za-z0-9_]{0,63}$/.test(n))) {
+    throw new QueryPathError(`events must be up to 20 comma-separated event names such as Swap,Mint, got ${JSON.stringify(raw.slice(0, 100))}`);
+  }
+  return names;
+}
+
+/** `match=<field>:<value>`: keep events whose indexed field equals the value (as a string or, for digits, a number). */
+export function matchParam(query: ParsedQueryPath): { field: string; value: string } | undefined {
+  const raw = query.params.match;
+  if (raw === undefined || raw === '') return undefined;
+  const m = /^([A-Za-z_][A-Za-z0-9_]{0,63}):(.{1,256})$/.exec(raw);
+  if (!m) throw new QueryPathError(`match must be <indexed field>:<value> such as pair:1, got ${JSON.stringify(raw.slice(0, 100))}`);
+  return { field: m[1]!, value: m[2]! };
+}

@@ -1,6 +1,6 @@
 import type { QueryPathDefinition } from '../../../core/query/query-path.js';
 import { stateByPrefix, stateForBlock, stateForTx, stateHistory, statePrevious } from '../reads/state-reads.js';
-import { tokenBalances, tokenContracts } from '../reads/token-reads.js';
+import { tokenBalances, tokenContracts, tokenHolders } from '../reads/token-reads.js';
 import { bdsPath, type BdsQueryContext } from './path-context.js';
 import { blockRefParam, flagParam, limitParam, offsetParam, partParam } from './query-params.js';
 
@@ -28,6 +28,12 @@ export function statePaths(ctx: BdsQueryContext): QueryPathDefinition[] {
       const offset = offsetParam(q);
       const { items, total } = await tokenBalances(ctx.knex(), address, limit, offset, flagParam(q, 'include_zero'));
       return { available: true, address, items, total, limit, offset };
+    }),
+    bdsPath('/token_holders/<contract>/limit=<n>/offset=<n>', 'holders of one token by balance, largest first, with the holder count and the exact sum of the balances', async (q) => {
+      const contract = partParam(q, 0, 'contract');
+      const limit = limitParam(q);
+      const offset = offsetParam(q);
+      return { available: true, contract, ...(await tokenHolders(ctx.knex(), contract, limit, offset)), limit, offset };
     }),
   ];
 }

@@ -56,3 +56,27 @@ export async function tokenBalances(
   const total = Number(firstRow(await knex.raw(`SELECT count(*) AS n ${from}`, [address]))!.n);
   return { items, total };
 }
+
+/** `_`, `%` and `\` are LIKE wildcards/escapes; contract names contain `_`. */
+function likePrefix(text: string): string {
+  return text.replace(/[\\%_]/g, (c) => `\\${c}`) + '%';
+}
+
+/**
+ * The holders of one token, largest balance first (the explorer's token page): the current
+ * `<contract>.balances:<address>` rows with a positive numeric value. `holders` counts them and
+ * `indexed_supply` is their exact NUMERIC sum (what the balances add up to, whatever the
+ * contract's own `total_supply` metadata says).
+ */
+export async function tokenHolders(knex: Knex, contract: string, limit: number, offset: number): Promise<{ items: Row[]; holders: number; indexed_supply: string }> {
+  const prefix = `${contract}.balances:`;
+  const from = `FROM state WHERE key LIKE ? ESCAPE '\\' AND strpos(substr(key, ?), ':') = 0 AND value_numeric > 0`;
+  const bindings = [likePrefix(prefix), prefix.length + 1];
+  const items = rows(await knex.raw(
+    `SELECT substr(key, ?) AS address, value_numeric::text AS balance, last_tx_hash, last_block_height, updated_at
+     ${from} ORDER BY value_numeric DESC, key ASC LIMIT ? OFFSET ?`,
+    [prefix.length + 1, ...bindings, limit, offset],
+  ));
+  const totals = firstRow(await knex.raw(`SELECT count(*) AS n, COALESCE(sum(value_numeric), 0)::text AS supply ${from}`, bindings))!;
+  return { items, holders: Number(totals.n), indexed_supply: String(totals.supply) };
+}

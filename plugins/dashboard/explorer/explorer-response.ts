@@ -6,9 +6,13 @@ import { renderPage, type PageView } from './layout.js';
 import { normalizeRpcUrl } from '../reads/node-targets.js';
 import { href } from './format.js';
 
-/** No script at all, styles inline, nothing framed or cached (dashboard.md §3: no-store pages). */
+/**
+ * No inline script and no script from elsewhere (only the explorer's own `/explorer/assets/`
+ * script, and its `/ws` connection), styles inline, nothing framed or cached (dashboard.md §3:
+ * no-store pages).
+ */
 const HEADERS: Record<string, string> = {
-  'Content-Security-Policy': "default-src 'none'; style-src 'unsafe-inline'; img-src data:; form-action 'self'; base-uri 'none'; frame-ancestors 'none'",
+  'Content-Security-Policy': "default-src 'none'; script-src 'self'; connect-src 'self'; style-src 'unsafe-inline'; img-src data:; form-action 'self'; base-uri 'none'; frame-ancestors 'none'",
   'X-Content-Type-Options': 'nosniff',
   'Referrer-Policy': 'no-referrer',
   'Cache-Control': 'no-store, max-age=0',

@@ -1,5 +1,9 @@
+import { Decimal } from 'decimal.js';
 import type { JsonValue } from '../../../core/chain/abci-value.js';
 import { html, type SafeHtml } from './html.js';
+
+/** decimal.js with room for any chain value; `toFixed()` without places prints every digit. */
+const PlainDecimal = Decimal.clone({ precision: 200, toExpNeg: -9e15, toExpPos: 9e15 });
 
 /** A link inside the explorer; the inspected peer (`?rpc=`) travels with every link. */
 export function href(path: string, rpc: string | null, query: Record<string, string | number | undefined> = {}): string {
@@ -76,7 +80,7 @@ export function kv(rows: Array<[string, SafeHtml | string | number | null | unde
 
 export function table(headers: string[], rows: SafeHtml[], empty = 'Nothing here yet.'): SafeHtml {
   if (rows.length === 0) return html`<p class="muted">${empty}</p>`;
-  return html`<div class="scroll"><table><thead><tr>${headers.map((h) => html`<th>${h}</th>`)}</tr></thead><tbody>${rows}</tbody></table></div>`;
+  return html`<div class="scroll" tabindex="0"><table><thead><tr>${headers.map((h) => html`<th>${h}</th>`)}</tr></thead><tbody>${rows}</tbody></table></div>`;
 }
 
 export function pager(prev: string | null, next: string | null): SafeHtml {
@@ -89,4 +93,58 @@ export function obj(value: JsonValue | undefined): Record<string, JsonValue> {
 
 export function list(value: JsonValue | undefined): JsonValue[] {
   return Array.isArray(value) ? value : [];
+}
+
+/**
+ * An amount exactly as the chain holds it, in plain notation: decimal text ("50E+3" → "50000"),
+ * `{"__fixed__": …}` / `{"__big_int__": …}` wrappers and integers — never through a float.
+ * Anything else is shown as text.
+ */
+export function amount(value: JsonValue | undefined): string {
+  if (value === null || value === undefined) return '—';
+  if (typeof value === 'bigint') return value.toString();
+  if (typeof value === 'number') return Number.isSafeInteger(value) ? String(value) : text(value);
+  const wrapped = typeof value === 'object' && !Array.isArray(value) ? (value.__fixed__ ?? value.__big_int__) : value;
+  if (typeof wrapped === 'string' && /^[+-]?([0-9]+(\.[0-9]*)?|\.[0-9]+)([eE][+-]?[0-9]{1,4})?$/.test(wrapped.trim())) {
+    return new PlainDecimal(wrapped.trim()).toFixed();
+  }
+  return text(value);
+}
+
+/** Times in UTC with the relative age beside them; the machine-readable instant in `datetime`. */
+export function when(iso: JsonValue | undefined, now = Date.now()): SafeHtml {
+  if (typeof iso !== 'string' || iso === '') return html`<span class="muted">—</span>`;
+  const t = Date.parse(iso);
+  if (Number.isNaN(t)) return html`${iso}`;
+  const utc = new Date(t).toISOString().replace('T', ' ').replace(/\.\d+Z$/, ' UTC').replace(/Z$/, ' UTC');
+  return html`<time datetime="${new Date(t).toISOString()}">${utc}</time> <span class="muted">(${ago(iso, now)})</span>`;
+}
+
+/** The plain text of a JSON text column (BDS may return JSONB as text). */
+export function parseMaybe(value: JsonValue | undefined): JsonValue | undefined {
+  if (typeof value !== 'string') return value;
+  try {
+    return JSON.parse(value) as JsonValue;
+  } catch {
+    return value;
+  }
+}
+
+export function tokenLink(contract: JsonValue | undefined, label: JsonValue | undefined, rpc: string | null): SafeHtml {
+  if (typeof contract !== 'string' || contract === '') return html`—`;
+  const shown = typeof label === 'string' && label !== '' ? label : contract;
+  return html`<a href="${href(`/explorer/token/${seg(contract)}`, rpc)}" title="${contract}">${shown}</a>`;
+}
+
+export function pairLink(id: number, label: string, rpc: string | null): SafeHtml {
+  return html`<a href="${href(`/explorer/dex/pair/${id}`, rpc)}">${label}</a>`;
+}
+
+export function stateLink(key: string, rpc: string | null, label: SafeHtml | string = key): SafeHtml {
+  return html`<a class="mono" href="${href('/explorer/state', rpc, { key })}">${label}</a>`;
+}
+
+/** A page section that needed BDS and did not get it. */
+export function needsBds(reason: string): SafeHtml {
+  return html`<p class="muted needs-bds">Needs BDS: ${reason}</p>`;
 }

@@ -1,12 +1,15 @@
 import { html, trusted, type SafeHtml } from './html.js';
 import { href } from './format.js';
+import { HIGHLIGHT_CSS } from './python-highlight.js';
 
-export type Section = 'blocks' | 'contracts' | 'addresses' | 'events' | null;
+export type Section = 'blocks' | 'tokens' | 'dex' | 'contracts' | 'addresses' | 'events' | null;
 
 export interface PageView {
   title: string;
   section: Section;
   body: SafeHtml;
+  /** Scripts of our own origin (`/explorer/assets/…`) that enhance a page which works without them. */
+  scripts?: string[];
 }
 
 /**
@@ -18,11 +21,12 @@ const CSS = trusted(`
 html{-webkit-text-size-adjust:100%}
 body{margin:0;font:15px/1.5 system-ui,-apple-system,"Segoe UI",Roboto,sans-serif;color:#1b1f24;background:#f4f6f8}
 a{color:#0b5cad;text-decoration:none}a:hover{text-decoration:underline}
+main p a,main dd a,main li a{text-decoration:underline;text-underline-offset:.3em;text-decoration-thickness:1px}
 header{background:#12263a;color:#fff;padding:.6rem 1rem}
 header .bar{max-width:1100px;margin:0 auto;display:flex;flex-wrap:wrap;gap:.5rem 1.2rem;align-items:center}
 header .brand{font-weight:700;color:#fff;font-size:1.1rem}
 nav{display:flex;flex-wrap:wrap;gap:.2rem .9rem}
-nav a{color:#cfe3f7;padding:.2rem 0}nav a.on{color:#fff;border-bottom:2px solid #7cc4ff}
+header nav a{color:#cfe3f7;padding:.2rem 0}header nav a.on{color:#fff;border-bottom:2px solid #7cc4ff}
 form.search{display:flex;flex:1 1 260px;gap:.4rem;min-width:0}
 form.search input{flex:1;min-width:0;padding:.4rem .6rem;border-radius:6px;border:1px solid #8aa;font:inherit}
 form.search button{padding:.4rem .8rem;border-radius:6px;border:0;background:#7cc4ff;color:#12263a;font:inherit;font-weight:600}
@@ -38,6 +42,7 @@ dl.kv dt{color:#5a6570}dl.kv dd{margin:0;min-width:0;overflow-wrap:anywhere}
 table{border-collapse:collapse;width:100%;font-size:.92rem}
 th,td{text-align:left;padding:.4rem .5rem;border-bottom:1px solid #e6ebef;vertical-align:top;white-space:nowrap}
 td.wrap{white-space:normal;overflow-wrap:anywhere;min-width:12rem}
+td.num{white-space:normal;overflow-wrap:anywhere;min-width:7rem}
 th{color:#5a6570;font-weight:600;background:#f8fafb}
 .mono,code,pre{font-family:ui-monospace,SFMono-Regular,Menlo,Consolas,monospace;font-size:.88em}
 pre{background:#0f1720;color:#e6edf3;padding:.8rem;border-radius:8px;overflow:auto;max-height:32rem;white-space:pre}
@@ -45,11 +50,24 @@ pre{background:#0f1720;color:#e6edf3;padding:.8rem;border-radius:8px;overflow:au
 .badge{display:inline-block;padding:0 .45rem;border-radius:999px;background:#e7eef6;font-size:.8rem}
 .pager{display:flex;gap:1rem;justify-content:space-between;margin:.6rem 0}
 .muted{color:#5a6570}
+.sr-only{position:absolute;width:1px;height:1px;padding:0;margin:-1px;overflow:hidden;clip:rect(0 0 0 0);white-space:nowrap;border:0}
+figure.chart{margin:0;overflow-x:auto}figure.chart svg{width:100%;min-width:560px;height:auto;display:block;font:11px system-ui,sans-serif}
+.chart .grid{stroke:#dde3e8;stroke-dasharray:4 3}
+.chart .axis{stroke:#8a96a3}.chart text{fill:#3d4852}.chart .bar{fill:#7cb3e8}.chart .line{fill:none;stroke:#b3261e;stroke-width:2}
+.chart .dot{fill:#b3261e}.chart .bar-label{fill:#1d5a94}.chart .line-label{fill:#b3261e}
+.chart .up line,.chart .up rect{stroke:#137333;fill:#34a853}.chart .down line,.chart .down rect{stroke:#b3261e;fill:#ea8079}
+.in{color:#137333;font-weight:600}.out{color:#b3261e;font-weight:600}
+.intervals{display:flex;flex-wrap:wrap;gap:.3rem .6rem;margin:0 0 .6rem}.intervals a,.intervals strong{padding:.1rem .5rem;border-radius:6px;border:1px solid #c8d3dd}
+.intervals strong{background:#12263a;color:#fff}
+tr.fresh td{background:#eef7ee}
+.needs-bds{border-left:3px solid #f0c36d;padding-left:.6rem}
 @media (max-width:600px){body{font-size:14px}main{padding:.6rem}dl.kv{grid-template-columns:1fr}dl.kv dt{margin-top:.35rem}header .bar{gap:.4rem .8rem}}
-`);
+${HIGHLIGHT_CSS}`);
 
 const SECTIONS: Array<[Exclude<Section, null>, string, string]> = [
   ['blocks', 'Blocks', '/explorer'],
+  ['tokens', 'Tokens', '/explorer/tokens'],
+  ['dex', 'DEX', '/explorer/dex'],
   ['contracts', 'Contracts', '/explorer/contracts'],
   ['addresses', 'Addresses', '/explorer/addresses'],
   ['events', 'Events', '/explorer/events'],
@@ -66,9 +84,9 @@ export function renderPage(view: PageView, rpc: string | null): string {
 <meta name="viewport" content="width=device-width,initial-scale=1">
 <title>${view.title} · chainhost explorer</title>
 <link rel="icon" href="data:,">
-<style>${CSS}</style></head>
+<style>${CSS}</style>${(view.scripts ?? []).map((src) => html`<script src="${src}" defer></script>`)}</head>
 <body><header><div class="bar"><a class="brand" href="${href('/explorer', rpc)}">chainhost explorer</a>
-<nav>${nav}</nav>
+<nav aria-label="Sections">${nav}</nav>
 <form class="search" method="get" action="/explorer/search" role="search">
 ${rpc ? html`<input type="hidden" name="rpc" value="${rpc}">` : ''}
 <input name="q" placeholder="Block, tx hash, address, contract or state key" aria-label="Search" autocomplete="off">

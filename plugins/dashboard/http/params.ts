@@ -90,3 +90,11 @@ export function addressParam(raw: string, name = 'address'): string {
   }
   return raw;
 }
+
+/** A positive integer id in a path (a DEX pair id). */
+export function idParam(raw: string, name: string, what: string): number {
+  if (!/^[1-9]\d{0,14}$/.test(raw)) {
+    throw ApiError.badRequest(`${name} must be a positive integer ${what} (1, 2, …), got ${shown(raw)}`, { parameter: name, value: raw });
+  }
+  return Number(raw);
+}

@@ -10,7 +10,7 @@ export const BDS_ROUTES: ReadonlySet<string> = new Set([
   'blocks', 'bds_status', 'bds_spool', 'block', 'block_by_hash', 'tx', 'txs_for_block', 'txs_by_sender',
   'txs_by_contract', 'addresses', 'events_for_tx', 'events', 'recent_events', 'state', 'state_previous',
   'state_history', 'state_for_tx', 'state_for_block', 'token_contracts', 'token_balances', 'dex_candles',
-  'developer_rewards', 'contract_summary', 'shielded_output_tags', 'shielded_wallet_history', 'state_patches',
+  'developer_rewards', 'contract_summary', 'transfers', 'contract_events', 'token_holders', 'contracts_by_creator', 'shielded_output_tags', 'shielded_wallet_history', 'state_patches',
   'state_patches_for_block', 'state_patch', 'state_changes_for_patch',
 ]);
 

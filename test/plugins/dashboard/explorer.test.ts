@@ -110,6 +110,33 @@ describe('dashboard explorer (server-rendered, no JavaScript needed)', function 
     assert.equal(await page.locator('h1').innerText(), 'Contract currency');
   });
 
+  it('without BDS the address, token and DEX pages show what the node knows and say plainly what needs BDS', async () => {
+    const res = await page.goto(h.url(`/explorer/address/${sender}`));
+    assert.equal(res!.status(), 200);
+    const address = await page.locator('main').innerText();
+    const balance = (await request(h.url(`/api/abci_query/get/currency.balances:${sender}`))).json.response.value;
+    assert.ok(address.includes(`Balance\n${balance}`) || address.includes(`Balance\t${balance}`) || address.includes(String(balance)), `the node's exact balance ${balance}`);
+    assert.match(address, /Transfers in and out\s+Needs BDS: transfers requires BDS/);
+    assert.equal(await page.locator(`a[href="/explorer/state?key=currency.balances%3A${sender}"]`).count(), 1);
+
+    assert.equal((await page.goto(h.url('/explorer/dex')))!.status(), 200);
+    const dex = await page.locator('main').innerText();
+    assert.match(dex, /#1\s+con_test_usd \/ currency\s+50000\s+100000\s+2\s+needs BDS/, 'reserves from node state, exact ("50E+3" is 50000), price, volume needs BDS');
+    assert.equal((await page.goto(h.url('/explorer/dex/pair/1')))!.status(), 200);
+    assert.match(await page.locator('h2:has-text("Price chart") + .card').innerText(), /Needs BDS: the price chart \(DEX candles\) requires BDS/);
+    assert.equal((await page.goto(h.url('/explorer/token/con_test_token')))!.status(), 200);
+    const token = await page.locator('main').innerText();
+    assert.match(token, /Test Token \(TST\)[\s\S]*Stated total supply\s+\d+[\s\S]*Top holders\s+Needs BDS/);
+    assert.match(token, /DEX markets[\s\S]*#2 con_test_token\/currency/);
+    assert.equal((await page.goto(h.url('/explorer/dex/pair/99')))!.status(), 404);
+    assert.equal((await page.goto(h.url('/explorer/token/con_nothing')))!.status(), 404);
+    assert.equal((await page.goto(h.url('/explorer/dex/pair/x')))!.status(), 400);
+    assert.match(await page.locator('main').innerText(), /id must be a positive integer pair id/);
+    assert.equal((await page.goto(h.url('/explorer/dex/pair/2?interval=2m')))!.status(), 400);
+    assert.equal((await page.goto(h.url(`/explorer/address/${sender}?before=abc`)))!.status(), 400);
+    assert.match(await page.locator('main').innerText(), /before/);
+  });
+
   it('addresses and events pages explain that they need BDS (503)', async () => {
     for (const p of ['/explorer/addresses', '/explorer/events']) {
       const res = await page.goto(h.url(p));
@@ -172,7 +199,8 @@ describe('dashboard explorer (server-rendered, no JavaScript needed)', function 
 
     const phone = await browser.newContext({ javaScriptEnabled: false, viewport: { width: 390, height: 844 }, deviceScaleFactor: 2, isMobile: true, hasTouch: true });
     const mobile = await phone.newPage();
-    for (const p of ['/explorer', `/explorer/block/${sent.height}`, `/explorer/tx/${sent.hash}`, '/explorer/contract/currency', '/explorer/contracts']) {
+    for (const p of ['/explorer', `/explorer/block/${sent.height}`, `/explorer/tx/${sent.hash}`, '/explorer/contract/currency', '/explorer/contracts',
+      `/explorer/address/${sender}`, '/explorer/dex', '/explorer/dex/pair/1', '/explorer/token/con_test_token']) {
       await mobile.goto(h.url(p));
       const overflow = await mobile.evaluate('document.documentElement.scrollWidth - window.innerWidth');
       assert.ok(Number(overflow) <= 0, `${p} scrolls sideways on a phone by ${overflow}px`);

@@ -1,7 +1,7 @@
 import { block, blockResults } from '../../reads/block-reads.js';
 import type { ReadContext } from '../../reads/node-targets.js';
 import { payloadOf } from '../../reads/tx-decoding.js';
-import { addressLink, ago, blockLink, contractLink, href, kv, obj, status, table, text, txLink } from '../format.js';
+import { addressLink, blockLink, contractLink, href, kv, obj, status, table, text, txLink, when } from '../format.js';
 import { html } from '../html.js';
 import type { PageView } from '../layout.js';
 
@@ -23,7 +23,7 @@ export async function blockPage(r: ReadContext, height: number): Promise<PageVie
 <span><a href="${href(`/explorer/block/${height + 1}`, rpc)}">Block ${height + 1} →</a></span></div>
 <div class="card">${kv([
     ['Hash', html`<span class="mono">${b.block_id.hash}</span>`],
-    ['Time', html`${h.time} <span class="muted">(${ago(h.time)})</span>`],
+    ['Time', when(h.time)],
     ['Chain id', h.chain_id],
     ['Transactions', String(b.decoded_txs.length)],
     ['Proposer', html`<span class="mono">${h.proposer_address}</span>`],

@@ -1,7 +1,10 @@
 import type { JsonValue } from '../../../../core/chain/abci-value.js';
 import { contract, contracts, type CONTRACT_SORTS, type SORT_ORDERS } from '../../reads/contract-reads.js';
 import type { ReadContext } from '../../reads/node-targets.js';
-import { addressLink, blockLink, contractLink, href, kv, list, obj, pager, table, text, txLink } from '../format.js';
+import { contractActivity } from '../../reads/token-reads.js';
+import { optionalAbciValue } from '../../reads/optional-value.js';
+import { addressLink, amount, blockLink, contractLink, href, kv, list, needsBds, obj, pager, parseMaybe, table, text, tokenLink, txLink, when } from '../format.js';
+import { highlightPython } from '../python-highlight.js';
 import { html } from '../html.js';
 import type { PageView } from '../layout.js';
 
@@ -32,9 +35,12 @@ export async function contractsPage(
   return { title: 'Contracts', section: 'contracts', body };
 }
 
-/** `/explorer/contract/<name>`: who made it, when, its functions, variables and source. */
+/**
+ * `/explorer/contract/<name>`: who made it, when, its functions with their arguments, variables,
+ * the source highlighted on the server, and (BDS) its recent calls and events.
+ */
 export async function contractPage(r: ReadContext, name: string): Promise<PageView> {
-  const c = await contract(r, name);
+  const [c, activity, tokenName] = await Promise.all([contract(r, name), contractActivity(r, name), optionalAbciValue(r, `/get/${name}.metadata:token_name`)]);
   const rpc = r.peer;
   const m = c.metadata;
   const s = obj(c.summary);
@@ -54,11 +60,12 @@ export async function contractPage(r: ReadContext, name: string): Promise<PageVi
     ['Developer', addressLink(m.developer, rpc)],
     ['Deployer', addressLink(m.deployer, rpc)],
     ['Initiator', addressLink(m.initiator, rpc)],
-    ['Created', text(m.submitted_at ?? s.submitted_at)],
+    ['Created', when(m.submitted_at ?? s.submitted_at)],
     ['Created in block', blockLink(s.submitted_at_block, rpc)],
     ['Last transaction', txLink(typeof s.last_tx_hash === 'string' ? s.last_tx_hash : null, rpc)],
     ['Indexed transactions', text(s.tx_count)],
-    ['Generated rewards', text(s.total_rewards)],
+    ['Generated rewards', amount(s.total_rewards)],
+    ...(typeof tokenName === 'string' || s.xsc001 === true ? [['Token', tokenLink(name, typeof tokenName === 'string' ? tokenName : name, rpc)] as [string, ReturnType<typeof html>]] : []),
   ])}${c.summary === null ? html`<p class="muted">Indexed history (creation block, transaction count, rewards) needs BDS.</p>` : ''}</div>
 <h2>Functions</h2>
 <div class="card">${methods.length ? html`<ul>${methods}</ul>` : html`<p class="muted">No exported functions.</p>`}</div>
@@ -67,7 +74,19 @@ export async function contractPage(r: ReadContext, name: string): Promise<PageVi
     ['Variables', names(vars.variables).join(', ') || '—'],
     ['Hashes', names(vars.hashes).join(', ') || '—'],
   ])}</div>
+<h2>Recent calls</h2>
+<div class="card">${activity.calls.ok
+    ? table(['Hash', 'Block', 'When', 'Function', 'Sender', 'Status'], activity.calls.value.map((t) => html`<tr><td>${txLink(typeof t.tx_hash === 'string' ? t.tx_hash : null, rpc)}</td>
+<td>${blockLink(t.block_height, rpc)}</td><td>${when(t.created_at)}</td><td>${text(t.function)}</td><td>${addressLink(t.sender, rpc)}</td>
+<td>${t.success === false ? html`<span class="fail">Fail</span>` : html`<span class="ok">OK</span>`}</td></tr>`), 'No calls indexed.')
+    : needsBds(activity.calls.reason)}</div>
+<h2>Recent events</h2>
+<div class="card">${activity.events.ok
+    ? table(['When', 'Event', 'Data', 'Signer', 'Tx'], activity.events.value.items.map((e) => html`<tr><td>${when(e.created_at)}</td><td>${text(e.event)}</td>
+<td class="wrap mono">${text({ ...obj(parseMaybe(e.data_indexed)), ...obj(parseMaybe(e.data)) })}</td><td>${addressLink(e.signer, rpc)}</td>
+<td>${txLink(typeof e.tx_hash === 'string' ? e.tx_hash : null, rpc)}</td></tr>`), 'No events indexed.')
+    : needsBds(activity.events.reason)}</div>
 <h2>Source</h2>
-<div class="card">${c.source !== null ? html`<pre>${c.source}</pre>` : html`<p class="muted">No source stored (artifact only).</p>`}</div>`;
+<div class="card">${c.source !== null ? html`<pre class="source" tabindex="0"><code class="language-python">${highlightPython(c.source)}</code></pre>` : html`<p class="muted">No source stored (artifact only).</p>`}</div>`;
   return { title: `Contract ${c.name}`, section: 'contracts', body };
 }

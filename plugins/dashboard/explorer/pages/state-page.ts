@@ -17,7 +17,7 @@ export async function statePage(r: ReadContext, key: string): Promise<PageView> 
     ['Contract', contractLink(contract, r.peer)],
     ['Type', response.info || 'none'],
     ['Read at height', response.height],
-    ['Value', response.value === null ? html`<span class="muted">not set</span>` : html`<pre>${typeof response.value === 'string' ? response.value : pretty(response.value)}</pre>`],
+    ['Value', response.value === null ? html`<span class="muted">not set</span>` : html`<pre tabindex="0">${typeof response.value === 'string' ? response.value : pretty(response.value)}</pre>`],
   ])}</div>`;
   return { title: key, section: null, body };
 }

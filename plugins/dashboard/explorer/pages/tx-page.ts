@@ -36,7 +36,7 @@ export async function txPage(r: ReadContext, hash: string): Promise<PageView> {
   ])}</div>
 <h2>Payload</h2>
 <div class="card">${'error' in t.tx_decoded && 'raw' in t.tx_decoded
-    ? html`<p class="muted">The transaction could not be decoded: ${text(t.tx_decoded.error)}</p><pre>${text(t.tx_decoded.raw)}</pre>`
+    ? html`<p class="muted">The transaction could not be decoded: ${text(t.tx_decoded.error)}</p><pre tabindex="0">${text(t.tx_decoded.raw)}</pre>`
     : kv([
         ['Sender', addressLink(p.sender, rpc)],
         ['Contract', contractLink(p.contract, rpc)],
@@ -44,15 +44,15 @@ export async function txPage(r: ReadContext, hash: string): Promise<PageView> {
         ['Chain id', text(p.chain_id)],
         ['Nonce', text(p.nonce)],
         ['Chi supplied', text(p.chi_supplied ?? p.stamps_supplied)],
-        ['Arguments', html`<pre>${pretty(p.kwargs ?? {})}</pre>`],
+        ['Arguments', html`<pre tabindex="0">${pretty(p.kwargs ?? {})}</pre>`],
         ['Signature', html`<span class="mono">${text(meta.signature)}</span>`],
       ])}</div>
 <h2>State changes</h2>
 <div class="card">${table(['Key', 'Value'], stateRows, 'No state was written.')}</div>
 <h2>Events</h2>
 <div class="card">${table(['Event', 'Contract', 'Signer', 'Data'], eventRows, 'No events.')}</div>
-${out.rewards ? html`<h2>Rewards</h2><div class="card"><pre>${pretty(out.rewards)}</pre></div>` : ''}
+${out.rewards ? html`<h2>Rewards</h2><div class="card"><pre tabindex="0">${pretty(out.rewards)}</pre></div>` : ''}
 <h2>Raw</h2>
-<div class="card"><pre>${pretty(rawResult)}</pre></div>`;
+<div class="card"><pre tabindex="0">${pretty(rawResult)}</pre></div>`;
   return { title: `Tx ${t.hash.slice(0, 12)}`, section: 'blocks', body };
 }
