@@ -167,7 +167,7 @@ describe('examples', function () {
       try {
         const found = inventory(h);
         assert.deepEqual(found.plugins, ['bds', 'graphql']);
-        assert.deepEqual(found.tools, [...BDS_TOOLS].sort());
+        assert.deepEqual(found.tools, [], 'the indexed-read tools are the query plugin\'s; this set serves no tools');
         assert.deepEqual(found.servers, INDEXER_SERVERS);
         assert.deepEqual(found.routes, INDEXER_ROUTES);
         assert.deepEqual(found.webSockets, []);
@@ -181,12 +181,12 @@ describe('examples', function () {
       }
     });
 
-    it('tools-only.chainrc.json: wallet, query, crypto, dex and simulate tools over HTTP against a remote node', async () => {
+    it('tools-only.chainrc.json: wallet, query (with the indexed reads), crypto, dex and simulate tools over HTTP against a remote node', async () => {
       const h = await bootTestHost(await exampleSet('tools-only.chainrc.json', path.join(home, 'tools')), { env: env() });
       try {
         const found = inventory(h);
         assert.deepEqual(found.plugins, ['crypto', 'dex', 'query', 'simulate', 'wallet']);
-        assert.deepEqual(found.tools, [...WALLET_TOOLS, ...QUERY_TOOLS, ...CRYPTO_TOOLS, ...DEX_TOOLS, ...SIMULATE_TOOLS].sort());
+        assert.deepEqual(found.tools, [...BDS_TOOLS, ...WALLET_TOOLS, ...QUERY_TOOLS, ...CRYPTO_TOOLS, ...DEX_TOOLS, ...SIMULATE_TOOLS].sort());
         assert.deepEqual(found.servers, TOOLS_SERVERS);
         assert.deepEqual(found.routes, TOOLS_ROUTES);
         assert.deepEqual(found.webSockets, []);
@@ -195,6 +195,11 @@ describe('examples', function () {
         const balance = await postJson(h.url('/tools/get_balance'), { address: devnet.accounts()[0]!.address }, auth);
         assert.equal(balance.status, 200);
         assert.equal(balance.json.balance, '1000000');
+        // This remote devnet runs without BDS: an indexed read says so plainly.
+        const blocks = await postJson(h.url('/tools/list_blocks'), {}, auth);
+        assert.equal(blocks.status, 503, blocks.text);
+        assert.equal(blocks.json.error.code, 'bds_unavailable');
+        assert.match(blocks.json.error.message, /the node has no BDS \(it answers "Unknown query path: blocks"\)/);
       } finally {
         await h.stop();
       }
