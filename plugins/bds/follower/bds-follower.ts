@@ -1,4 +1,5 @@
 import type { Logger } from '../../../core/logger.js';
+import { databaseReason } from '../../../core/query/database-reason.js';
 import type { BlockPayload } from '../block/block-payload.js';
 import type { BlockSource } from '../block/chain-block-source.js';
 import type { BdsDatabase } from '../database/bds-database.js';
@@ -227,7 +228,8 @@ export class BdsFollower {
       return;
     }
     this.dbStatus = 'error';
-    this.dbError = err instanceof Error ? `${err.name}: ${err.message}` : String(err);
+    // Shown in /bds_status: the SQLSTATE or connection code only, never knex's SQL-prefixed message.
+    this.dbError = databaseReason(err);
   }
 
   // ---- fetcher -----------------------------------------------------------------------------
