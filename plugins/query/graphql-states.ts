@@ -44,6 +44,10 @@ const STATES_BY_SUFFIX = `query StatesByKeySuffix($suffix: String!, $first: Int!
   }
 }`;
 
+const STATES_BY_KEYS = `query StatesByKeys($keys: [String!]!, $first: Int!) {
+  allStates(filter: {key: {in: $keys}}, first: $first) { nodes { key value } }
+}`;
+
 export class GraphqlStates {
   /** The endpoint as warnings show it: no credentials, no query string. */
   readonly shownUrl: string;
@@ -101,12 +105,36 @@ export class GraphqlStates {
     }
   }
 
+  /**
+   * The current values of the given keys (at most PAGE), e.g. the token metadata of the contracts
+   * a balance listing found: one query. Keys the index does not have are absent from the map; an
+   * endpoint that fails answers `unavailable` (and is left alone for a while, as above).
+   */
+  async statesByKeys(keys: readonly string[], signal?: AbortSignal): Promise<{ values: Map<string, JsonValue> } | { unavailable: string }> {
+    if (keys.length === 0) return { values: new Map() };
+    if (this.down && this.now() < this.down.until) return { unavailable: this.down.reason };
+    try {
+      const connection = await this.post(STATES_BY_KEYS, { keys: keys.slice(0, PAGE), first: PAGE }, signal);
+      return { values: new Map(statesPage(connection).nodes.map((n) => [n.key, n.value])) };
+    } catch (err) {
+      signal?.throwIfAborted();
+      const reason = `GraphQL at ${this.shownUrl} did not answer: ${err instanceof Error ? err.message : String(err)}`;
+      this.down = { until: this.now() + this.retryAfterMs, reason };
+      return { unavailable: reason };
+    }
+  }
+
   private async page(suffix: string, first: number, after: string | null, signal?: AbortSignal) {
+    return statesPage(await this.post(STATES_BY_SUFFIX, { suffix, first, after }, signal));
+  }
+
+  /** One GraphQL POST; resolves with `data.allStates`, throws with a short reason otherwise. */
+  private async post(query: string, variables: Record<string, unknown>, signal?: AbortSignal): Promise<unknown> {
     const timeout = AbortSignal.timeout(this.timeoutMs);
     const res = await fetch(this.target, {
       method: 'POST',
       headers: this.headers,
-      body: JSON.stringify({ query: STATES_BY_SUFFIX, variables: { suffix, first, after } }),
+      body: JSON.stringify({ query, variables }),
       signal: signal ? AbortSignal.any([signal, timeout]) : timeout,
     }).catch((err: unknown) => {
       throw new Error(timeout.aborted ? `no answer within ${this.timeoutMs} ms` : networkReason(err));
@@ -120,7 +148,7 @@ export class GraphqlStates {
     }
     if (body.errors?.length) throw new Error(String(body.errors[0]?.message ?? 'unknown error').slice(0, 200));
     if (!res.ok) throw new Error(`HTTP ${res.status}`);
-    return statesPage(body.data?.allStates);
+    return body.data?.allStates;
   }
 }
 
