@@ -114,8 +114,8 @@ export class GraphqlStates {
     if (keys.length === 0) return { values: new Map() };
     if (this.down && this.now() < this.down.until) return { unavailable: this.down.reason };
     try {
-      const connection = await this.post(STATES_BY_KEYS, { keys: keys.slice(0, PAGE), first: PAGE }, signal);
-      return { values: new Map(statesPage(connection).nodes.map((n) => [n.key, n.value])) };
+      const data = await this.request(STATES_BY_KEYS, { keys: keys.slice(0, PAGE), first: PAGE }, signal);
+      return { values: new Map(statesPage(data?.allStates).nodes.map((n) => [n.key, n.value])) };
     } catch (err) {
       signal?.throwIfAborted();
       const reason = `GraphQL at ${this.shownUrl} did not answer: ${err instanceof Error ? err.message : String(err)}`;
@@ -125,11 +125,14 @@ export class GraphqlStates {
   }
 
   private async page(suffix: string, first: number, after: string | null, signal?: AbortSignal) {
-    return statesPage(await this.post(STATES_BY_SUFFIX, { suffix, first, after }, signal));
+    return statesPage((await this.request(STATES_BY_SUFFIX, { suffix, first, after }, signal))?.allStates);
   }
 
-  /** One GraphQL POST; resolves with `data.allStates`, throws with a short reason otherwise. */
-  private async post(query: string, variables: Record<string, unknown>, signal?: AbortSignal): Promise<unknown> {
+  /**
+   * One GraphQL POST to CHAIN_GRAPHQL (credentials as Basic auth, never in a message); resolves
+   * with `data`, throws with a short reason otherwise. Also the indexed-read tools' fallback.
+   */
+  async request(query: string, variables: Record<string, unknown>, signal?: AbortSignal): Promise<Record<string, unknown> | undefined> {
     const timeout = AbortSignal.timeout(this.timeoutMs);
     const res = await fetch(this.target, {
       method: 'POST',
@@ -140,7 +143,7 @@ export class GraphqlStates {
       throw new Error(timeout.aborted ? `no answer within ${this.timeoutMs} ms` : networkReason(err));
     });
     const text = await res.text();
-    let body: { data?: { allStates?: unknown }; errors?: Array<{ message?: unknown }> };
+    let body: { data?: Record<string, unknown>; errors?: Array<{ message?: unknown }> };
     try {
       body = JSON.parse(text);
     } catch {
@@ -148,7 +151,7 @@ export class GraphqlStates {
     }
     if (body.errors?.length) throw new Error(String(body.errors[0]?.message ?? 'unknown error').slice(0, 200));
     if (!res.ok) throw new Error(`HTTP ${res.status}`);
-    return body.data?.allStates;
+    return body.data;
   }
 }
 

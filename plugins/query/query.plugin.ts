@@ -5,6 +5,7 @@ import { definePlugin } from '../../core/plugin.js';
 import type { ReadDeps } from './chain-reads.js';
 import { GraphqlStates } from './graphql-states.js';
 import { BdsReader } from './indexed/bds-reader.js';
+import { GraphqlIndexed } from './indexed/graphql-indexed.js';
 import { indexedTools } from './indexed/indexed-tools.js';
 import { balanceTools } from './tools/balance-tools.js';
 import { chainTools } from './tools/chain-tools.js';
@@ -31,7 +32,7 @@ export const queryPlugin = definePlugin({
       graphql: new GraphqlStates(ctx.settings.graphqlUrl),
       includeRaw: ctx.settings.includeRaw,
     };
-    const indexed = indexedTools(new BdsReader(deps));
+    const indexed = indexedTools(new BdsReader(deps), new GraphqlIndexed(deps.graphql));
     for (const tool of [...balanceTools(deps), ...tokenTools(deps), ...chainTools(deps), ...stateTools(deps), ...contractTools(deps), ...indexed]) {
       ctx.tools.add(tool);
     }

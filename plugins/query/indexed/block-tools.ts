@@ -3,12 +3,13 @@ import { QueryPath } from '../../../core/chain/abci-value.js';
 import { intOut, txHashSchema } from '../../../core/tools/chain-schemas.js';
 import { defineTool, type ToolDefinition } from '../../../core/tools/tool.js';
 import type { BdsReader } from './bds-reader.js';
+import type { GraphqlIndexed } from './graphql-indexed.js';
 import {
-  bdsLimit, bdsOffset, blockOut, blockRefArg, blockRefPart, heightArg, rowOf, rowsOf, textArg, txItem, txOut,
+  bdsLimit, bdsOffset, blockOut, blockRefArg, blockRefPart, heightArg, rowOf, rowsOf, textArg, txItem, txOut, type Row,
 } from './indexed-schemas.js';
 
 /** Index status, blocks and transactions (mcp.md §4.6), read through the BDS query paths. */
-export function blockTools(bds: BdsReader): ToolDefinition[] {
+export function blockTools(bds: BdsReader, graphql: GraphqlIndexed): ToolDefinition[] {
   return [
     defineTool({
       name: 'get_bds_status',
@@ -77,7 +78,8 @@ export function blockTools(bds: BdsReader): ToolDefinition[] {
       input: z.object({ tx_hash: txHashSchema }),
       output: z.object({ found: z.boolean(), transaction: txOut.extend({ payload: z.unknown(), envelope: z.unknown() }).nullable() }),
       run: async ({ tx_hash }, { signal }) => {
-        const row = rowOf(await bds.read(QueryPath.build('tx', [tx_hash]), 'get_indexed_tx', signal));
+        const answer = await bds.tryRead(QueryPath.build('tx', [tx_hash]), 'get_indexed_tx', signal);
+        const row = 'json' in answer ? rowOf(answer.json) : ((await graphql.tx(tx_hash, 'get_indexed_tx', answer.noBds, signal)) as Row | null);
         return { found: row !== null, transaction: row ? { ...txItem(row), payload: row.payload, envelope: row.envelope } : null };
       },
     }),

@@ -3,6 +3,7 @@ import { QueryPath } from '../../../core/chain/abci-value.js';
 import { decimalOut, intOut, stateKeySchema, txHashSchema } from '../../../core/tools/chain-schemas.js';
 import { defineTool, type ToolDefinition } from '../../../core/tools/tool.js';
 import type { BdsReader } from './bds-reader.js';
+import type { GraphqlIndexed } from './graphql-indexed.js';
 import {
   afterIdArg, bdsLimit, bdsOffset, blockRefArg, blockRefPart, eventOut, rowOf, rowsOf, stateEntryOut, tagKindArg, textArg, withCreated,
 } from './indexed-schemas.js';
@@ -11,7 +12,7 @@ import {
 const historyKeyArg = stateKeySchema.refine((v) => !v.includes('\u0000'), 'key must not contain a NUL character');
 
 /** Events, state history, developer rewards and the shielded feeds (mcp.md §4.6-4.7), read through the BDS query paths. */
-export function historyTools(bds: BdsReader): ToolDefinition[] {
+export function historyTools(bds: BdsReader, graphql: GraphqlIndexed): ToolDefinition[] {
   const lastId = (items: Array<Record<string, unknown>>, key: string) => (items.length ? (items[items.length - 1]![key] as number) : null);
   return [
     defineTool({
@@ -34,7 +35,9 @@ export function historyTools(bds: BdsReader): ToolDefinition[] {
       output: z.object({ items: z.array(eventOut), next_after_id: intOut.nullable() }),
       run: async ({ contract, event, limit, offset, after_id }, { signal }) => {
         const path = QueryPath.build('events', [contract, event], after_id === undefined ? { limit, offset } : { limit, after_id });
-        const items = rowsOf(await bds.read(path, 'list_events', signal)).map(withCreated) as z.input<typeof eventOut>[];
+        const answer = await bds.tryRead(path, 'list_events', signal);
+        const rows = 'json' in answer ? rowsOf(answer.json) : await graphql.events(contract, event, limit, offset, after_id, 'list_events', answer.noBds, signal);
+        const items = rows.map((r) => withCreated(r as never)) as z.input<typeof eventOut>[];
         const maxId = items.reduce<number | null>((m, e) => (m === null || Number(e.id) > m ? Number(e.id) : m), null);
         return { items, next_after_id: maxId ?? after_id ?? null };
       },
@@ -46,9 +49,11 @@ export function historyTools(bds: BdsReader): ToolDefinition[] {
       capability: 'read',
       input: z.object({ key: historyKeyArg, limit: bdsLimit, offset: bdsOffset }),
       output: z.object({ items: z.array(stateEntryOut) }),
-      run: async ({ key, limit, offset }, { signal }) => ({
-        items: rowsOf(await bds.read(QueryPath.build('state_history', [key], { limit, offset }), 'get_state_history', signal)).map(withCreated) as z.input<typeof stateEntryOut>[],
-      }),
+      run: async ({ key, limit, offset }, { signal }) => {
+        const answer = await bds.tryRead(QueryPath.build('state_history', [key], { limit, offset }), 'get_state_history', signal);
+        const rows = 'json' in answer ? rowsOf(answer.json) : await graphql.stateHistory(key, limit, offset, 'get_state_history', answer.noBds, signal);
+        return { items: rows.map((r) => withCreated(r as never)) as z.input<typeof stateEntryOut>[] };
+      },
     }),
     defineTool({
       name: 'get_state_for_tx',
