@@ -21,6 +21,12 @@ export interface ServerDeclaration {
   /** Request body cap in bytes (default 1 MiB). */
   bodyLimitBytes?: number;
   /**
+   * Cap on the request line and headers together, in bytes (default Node's 16 KiB). A server whose
+   * routes take long path parameters (the dashboard's `simulate_tx/<hex>`) raises it so they reach
+   * the route; beyond it every server answers 431 `payload_too_large` in the one error shape.
+   */
+  maxHeaderBytes?: number;
+  /**
    * Answers the requests it recognizes straight on node:http, before koa, and returns false for
    * every other request. Only for a hot path whose own work is cheaper than koa's per-request
    * context: it must apply the server's guards and error shape itself, and report each answer

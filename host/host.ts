@@ -1,11 +1,12 @@
 import 'reflect-metadata';
 import http from 'node:http';
+import type { Duplex } from 'node:stream';
 import { container as rootContainer, instanceCachingFactory, type DependencyContainer } from 'tsyringe';
 import { WebSocketServer } from 'ws';
 import { CapabilityPolicy } from '../core/capability.js';
 import { ContributionList } from '../core/contribution-list.js';
 import { CoreTokens } from '../core/core-tokens.js';
-import { BootError } from '../core/errors.js';
+import { ApiError, BootError } from '../core/errors.js';
 import type { ExtensionPoint } from '../core/extension-point.js';
 import type { MetricsRegistrar } from '../core/metrics.js';
 import type { LoadedConfig } from '../core/config/load-config.js';
@@ -222,8 +223,10 @@ export class Host {
     const routes = this.routes.values().filter((r) => r.server === declaration.name && this.policy.allows(r.capability));
     const outer = this.config.settings.metrics ? [this.metrics.httpMiddleware(declaration.name)] : [];
     const app = createKoaApp(declaration, routes, this.log, outer);
-    const server = http.createServer(this.requestListener(declaration, app.callback()));
+    const maxHeaderSize = declaration.maxHeaderBytes ?? http.maxHeaderSize;
+    const server = http.createServer({ maxHeaderSize }, this.requestListener(declaration, app.callback()));
     server.keepAliveTimeout = 65_000;
+    server.on('clientError', (err: NodeJS.ErrnoException, socket) => answerClientError(err, socket, maxHeaderSize));
     const sockets = this.webSockets.values().filter((w) => w.server === declaration.name && this.policy.allows(w.capability));
     let wss: WebSocketServer | undefined;
     if (sockets.length) {
@@ -369,4 +372,23 @@ export class Host {
       },
     };
   }
+}
+
+/**
+ * What Node's parser refuses before any route runs. Node's own answer to an oversized request
+ * line or header block is a bare 431 with no body; ours is the one error shape with its code, so
+ * a client sees why (a dashboard `simulate_tx/<hex>` URL over the cap, say). Anything else keeps
+ * Node's plain 400 and the socket is closed either way.
+ */
+function answerClientError(err: NodeJS.ErrnoException, socket: Duplex, maxHeaderBytes: number): void {
+  if (!socket.writable) {
+    socket.destroy();
+    return;
+  }
+  if (err.code === 'HPE_HEADER_OVERFLOW') {
+    const body = JSON.stringify(new ApiError(431, 'payload_too_large', `the request line and headers exceed ${maxHeaderBytes} bytes; send large payloads in a POST body`, { max_header_bytes: maxHeaderBytes }).toBody());
+    socket.end(`HTTP/1.1 431 Request Header Fields Too Large\r\nContent-Type: application/json; charset=utf-8\r\nContent-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`);
+    return;
+  }
+  socket.end('HTTP/1.1 400 Bad Request\r\nConnection: close\r\nContent-Length: 0\r\n\r\n');
 }

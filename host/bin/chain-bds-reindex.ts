@@ -23,7 +23,7 @@ const program = new Command(NAME)
   .option('--rpc-url <url>', 'source node RPC (default: the configured node, or the in-process devnet)')
   .option('--start-height <n>', 'first height (default: indexed height + 1)', (v) => height(v, '--start-height'))
   .option('--end-height <n>', "last height (default and cap: the source's latest height)", (v) => height(v, '--end-height'))
-  .option('--reset', 'drop the BDS schema and clear the local spool first, then rebuild from genesis')
+  .option('--reset', 'drop the BDS schema and clear the local spool, then rebuild from genesis (only after the source passed its checks: range served, chain id and hashes)')
   .option('--batch-blocks <n>', 'blocks per database transaction (default 64)', (v) => height(v, '--batch-blocks'))
   .allowExcessArguments(false)
   .configureOutput({ writeOut: (s) => process.stderr.write(s), writeErr: (s) => process.stderr.write(s) });
@@ -44,6 +44,7 @@ await runBdsMaintenance({ name: NAME, config: opts.config, rpcUrl: opts.rpcUrl }
     batchMaxBlocks: opts.batchBlocks,
     progress: createProgress(),
     log: say,
+    chainIds: { source: () => session.sourceNode.chainId(), trusted: session.trustedNode ? () => session.trustedNode!.chainId() : null },
   });
   process.stdout.write(`BDS reindex complete: indexed_height=${r.indexed_height} range=${r.start}-${r.end} latest_height=${r.latest_height}\n`);
 });

@@ -22,7 +22,7 @@ await runCommand({
       .option('--port <number>', 'port (default 5000, 0 picks a free port)', port)
       .option('--public-query', 'allow a non-loopback bind; also needs CHAIN_PUBLIC_QUERY_ENABLED=1');
   },
-  // `enabled` is always set, so the command loads GraphQL even when the config names no plugin.
+  plugins: ['graphql'],
   flagsToConfig: (opts) => ({
     'plugins.graphql.enabled': true,
     'plugins.graphql.host': opts.host,

@@ -113,6 +113,8 @@ export function connectBanner(input: ConnectBannerInput): string {
   if (tools) {
     lines.push('', 'MCP over HTTP, served by this process' + (input.settings.tools.http?.token ? ' (put the token in for the placeholder):' : ':'));
     lines.push(formatJson(httpSnippet(tools.url, input.settings)));
+    lines.push('', `HTTP tool API (upstream's shapes): GET ${tools.url}/tools answers [{name, description, parameters, …}];`,
+      `POST ${tools.url}/tools/{name} with a JSON object of arguments answers {"result": …}, errors {"error": {code, message}} (422 bad arguments).`);
   }
   lines.push('', sharesResources(input)
     ? 'MCP over stdio: the client starts its own host from the same config, with the same ports and data as this one, so use it instead of this process, not beside it:'

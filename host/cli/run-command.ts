@@ -106,6 +106,7 @@ export async function loadCommandConfig(spec: CommandSpec, opts: ParsedOptions, 
       ...spec.flagsToConfig?.(opts),
     },
     enable: { toolsStdio: spec.stdio === 'always', toolsHttp: spec.http === 'always' },
+    plugins: commandPlugins(spec, opts),
     env,
   };
   const loaded = await loadConfig(base);
@@ -116,6 +117,13 @@ export async function loadCommandConfig(spec: CommandSpec, opts: ParsedOptions, 
     return loaded;
   }
   return loadConfig({ ...base, plugins: { ...base.plugins, ...Object.fromEntries(defaults.map((name) => [name, {}])) } });
+}
+
+/** The plugins a command always loads (`CommandSpec.plugins`), each with empty options unless the file configures it. */
+function commandPlugins(spec: CommandSpec, opts: ParsedOptions): Record<string, Record<string, unknown>> | undefined {
+  const names = typeof spec.plugins === 'function' ? spec.plugins(opts) : spec.plugins;
+  if (!names || names.length === 0) return undefined;
+  return Object.fromEntries(names.map((name) => [name, {}]));
 }
 
 /** Commands whose job is serving tools (chain-host, chain-mcp-http, chain-mcp) print how to connect an MCP client. */

@@ -34,7 +34,7 @@ export function directToolCall(gate: ToolsHttpGate, call: HttpToolCall, log: Log
       let headers: Record<string, string> | null = null;
       try {
         headers = gate.check(req).headers;
-        body = await call(tool, req);
+        body = { result: await call(tool, req) };
       } catch (err) {
         const apiError = asApiError(err);
         if (apiError.status >= 500 && !(err instanceof ApiError)) {

@@ -1,4 +1,5 @@
 import type { IncomingMessage } from 'node:http';
+import { ApiError } from '../../core/errors.js';
 import { readJsonRequest } from '../../core/http/json-body.js';
 import type { ToolInvoker } from '../../core/tools/tool-invoker.js';
 import type { CallLimit } from './call-limit.js';
@@ -6,8 +7,10 @@ import type { CallLimit } from './call-limit.js';
 /**
  * One HTTP tool call, `POST /tools/{name}` (spec part 4): a slot under the in-flight cap, the
  * JSON object of arguments from the body, then the host's ToolInvoker (policy, validation,
- * timeout, output check). Resolves with the tool's structured result, the response body; every
- * failure is an ApiError. Shared by the direct node:http path and the koa route.
+ * timeout, output check). Resolves with the tool's structured result (the body wraps it as
+ * `{"result": …}`); every failure is an ApiError. Bad arguments answer 422 as upstream's HTTP
+ * API does (mcp.md §7.1); MCP and the dashboard keep the code without the status. Shared by the
+ * direct node:http path and the koa route.
  */
 export interface HttpToolCall {
   (name: string, req: IncomingMessage): Promise<Record<string, unknown>>;
@@ -21,6 +24,11 @@ export function httpToolCall(invoker: ToolInvoker, limit: CallLimit, bodyLimitBy
     try {
       const args = await readJsonRequest(req, bodyLimitBytes);
       return await invoker.call(name, args, 'http');
+    } catch (err) {
+      if (err instanceof ApiError && err.code === 'invalid_arguments' && err.status === 400) {
+        throw new ApiError(422, err.code, err.message, err.details, err.headers);
+      }
+      throw err;
     } finally {
       limit.leave();
     }

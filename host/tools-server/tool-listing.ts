@@ -13,6 +13,8 @@ export interface ToolListing {
   name: string;
   title: string;
   description: string;
+  /** Upstream's name for the JSON Schema of the arguments (mcp.md §7.1); the same document as input_schema. */
+  parameters: Record<string, unknown>;
   capability: Capability;
   annotations: ToolAnnotations;
   input_schema: Record<string, unknown>;
@@ -47,6 +49,7 @@ export function toolListing(tool: ToolDefinition): ToolListing {
     name: tool.name,
     title: tool.title,
     description: tool.description,
+    parameters: schemas.input,
     capability: tool.capability,
     annotations: annotationsOf(tool),
     input_schema: schemas.input,

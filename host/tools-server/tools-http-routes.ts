@@ -5,9 +5,11 @@ import { SERVER_NAME, serverVersion } from './server-info.js';
 import { toolListing } from './tool-listing.js';
 
 /**
- * The HTTP tool API (spec part 4): `GET /tools` lists the tools the policy allows,
- * `POST /tools/{name}` calls one with a JSON object of its arguments and answers with the
- * tool's structured result as the body (the same object MCP returns as structuredContent).
+ * The HTTP tool API (spec part 4) in upstream's shapes (mcp.md §7.1): `GET /tools` is an array of
+ * the tools the policy allows, each with `name`, `description` and `parameters` (plus our title,
+ * capability, annotations and schemas); `POST /tools/{name}` calls one with a JSON object of its
+ * arguments and answers `{"result": …}`, the tool's structured result (what MCP returns as
+ * structuredContent).
  * Every call goes through the host's ToolInvoker, so policy, validation, timeout and output
  * checks are those of every other transport; failures are ApiErrors in the one error shape.
  */
@@ -22,11 +24,11 @@ export function addToolsHttpRoutes(router: Router, host: Host, options: { call: 
     };
   });
   router.get('/tools', (ctx) => {
-    ctx.body = { tools: host.invoker.visible().map(toolListing) };
+    ctx.body = host.invoker.visible().map(toolListing);
   });
   // Normally answered by the direct handler (direct-tool-call.ts) before koa; this route serves
   // the same call for the paths that handler leaves to koa and gives GET /tools/{name} its 405.
   router.post('/tools/:name', async (ctx) => {
-    ctx.body = await options.call(ctx.params.name!, ctx.req);
+    ctx.body = { result: await options.call(ctx.params.name!, ctx.req) };
   });
 }

@@ -8,12 +8,11 @@ import { BdsSchemaError } from './database/bds-schema.js';
 import { WriterLockHeldError } from './follower/writer-lock.js';
 import { bdsIndexers, type BdsIndexer, type BdsIndexerRegistrar } from './indexer-point.js';
 import { addBdsGauges, bdsDbErrorCounter } from './status/bds-metrics.js';
-import { bdsTools } from './tools/bds-tools.js';
 
 /**
  * The BDS plugin (wiring only): provides the indexer extension point and the database handle
- * in register(); opens the database and contributes the query paths, the indexed-read tools and
- * the `/metrics` figures in init(); checks the schema and starts the follower in start(). A database that is down at start
+ * in register(); opens the database and contributes the query paths and the `/metrics` figures
+ * in init() (the indexed-read tools are the query plugin's, clients of these paths); checks the schema and starts the follower in start(). A database that is down at start
  * is not fatal — blocks spool until it returns — but an incompatible schema or a second live
  * writer is.
  */
@@ -37,7 +36,7 @@ function requireService(rt: BdsRuntime): BdsService {
 
 export const bdsPlugin = definePlugin({
   name: 'bds',
-  description: 'Blockchain Data Service: a PostgreSQL (or embedded PGlite) index of finalized blocks with the BDS query paths and indexed-read tools',
+  description: 'Blockchain Data Service: a PostgreSQL (or embedded PGlite) index of finalized blocks with the BDS query paths (the query plugin\'s indexed-read tools read them)',
   requires: [],
   after: ['devnet'],
   config: bdsConfigSchema,
@@ -79,8 +78,6 @@ export const bdsPlugin = definePlugin({
     });
     addBdsGauges(metrics, () => rt.service);
     for (const path of rt.service.queryPaths()) ctx.queryPaths.add(path);
-    const service = rt.service;
-    for (const tool of bdsTools({ knex: () => service.db.knex, status: () => service.status.status() })) ctx.tools.add(tool);
   },
   async start(ctx) {
     const service = requireService(runtimeOf(ctx));

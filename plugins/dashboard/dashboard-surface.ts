@@ -88,8 +88,11 @@ export class DashboardSurface {
   }
 
   server(): ServerDeclaration {
-    const { host, port, publicQuery } = this.config.options;
-    return { name: DASHBOARD_SERVER, kind: 'query', host, port, publicQuery, middleware: this.middleware(), bodyLimitBytes: 16 * 1024 };
+    const { host, port, publicQuery, simulate } = this.config.options;
+    // simulate_tx/<hex> carries its payload in the URL: headers must fit the largest allowed payload
+    // (plus room for the route and ordinary headers) so the route, not Node's parser, answers.
+    const maxHeaderBytes = Math.max(16 * 1024, simulate.maxPayloadHexChars + 16 * 1024);
+    return { name: DASHBOARD_SERVER, kind: 'query', host, port, publicQuery, middleware: this.middleware(), bodyLimitBytes: 16 * 1024, maxHeaderBytes };
   }
 
   routes(): RouteContribution[] {

@@ -44,6 +44,10 @@ const STATES_BY_SUFFIX = `query StatesByKeySuffix($suffix: String!, $first: Int!
   }
 }`;
 
+const STATES_BY_KEYS = `query StatesByKeys($keys: [String!]!, $first: Int!) {
+  allStates(filter: {key: {in: $keys}}, first: $first) { nodes { key value } }
+}`;
+
 export class GraphqlStates {
   /** The endpoint as warnings show it: no credentials, no query string. */
   readonly shownUrl: string;
@@ -101,18 +105,45 @@ export class GraphqlStates {
     }
   }
 
+  /**
+   * The current values of the given keys (at most PAGE), e.g. the token metadata of the contracts
+   * a balance listing found: one query. Keys the index does not have are absent from the map; an
+   * endpoint that fails answers `unavailable` (and is left alone for a while, as above).
+   */
+  async statesByKeys(keys: readonly string[], signal?: AbortSignal): Promise<{ values: Map<string, JsonValue> } | { unavailable: string }> {
+    if (keys.length === 0) return { values: new Map() };
+    if (this.down && this.now() < this.down.until) return { unavailable: this.down.reason };
+    try {
+      const data = await this.request(STATES_BY_KEYS, { keys: keys.slice(0, PAGE), first: PAGE }, signal);
+      return { values: new Map(statesPage(data?.allStates).nodes.map((n) => [n.key, n.value])) };
+    } catch (err) {
+      signal?.throwIfAborted();
+      const reason = `GraphQL at ${this.shownUrl} did not answer: ${err instanceof Error ? err.message : String(err)}`;
+      this.down = { until: this.now() + this.retryAfterMs, reason };
+      return { unavailable: reason };
+    }
+  }
+
   private async page(suffix: string, first: number, after: string | null, signal?: AbortSignal) {
+    return statesPage((await this.request(STATES_BY_SUFFIX, { suffix, first, after }, signal))?.allStates);
+  }
+
+  /**
+   * One GraphQL POST to CHAIN_GRAPHQL (credentials as Basic auth, never in a message); resolves
+   * with `data`, throws with a short reason otherwise. Also the indexed-read tools' fallback.
+   */
+  async request(query: string, variables: Record<string, unknown>, signal?: AbortSignal): Promise<Record<string, unknown> | undefined> {
     const timeout = AbortSignal.timeout(this.timeoutMs);
     const res = await fetch(this.target, {
       method: 'POST',
       headers: this.headers,
-      body: JSON.stringify({ query: STATES_BY_SUFFIX, variables: { suffix, first, after } }),
+      body: JSON.stringify({ query, variables }),
       signal: signal ? AbortSignal.any([signal, timeout]) : timeout,
     }).catch((err: unknown) => {
       throw new Error(timeout.aborted ? `no answer within ${this.timeoutMs} ms` : networkReason(err));
     });
     const text = await res.text();
-    let body: { data?: { allStates?: unknown }; errors?: Array<{ message?: unknown }> };
+    let body: { data?: Record<string, unknown>; errors?: Array<{ message?: unknown }> };
     try {
       body = JSON.parse(text);
     } catch {
@@ -120,7 +151,7 @@ export class GraphqlStates {
     }
     if (body.errors?.length) throw new Error(String(body.errors[0]?.message ?? 'unknown error').slice(0, 200));
     if (!res.ok) throw new Error(`HTTP ${res.status}`);
-    return statesPage(body.data?.allStates);
+    return body.data;
   }
 }
 

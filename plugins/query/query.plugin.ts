@@ -4,16 +4,23 @@ import { CoreTokens } from '../../core/core-tokens.js';
 import { definePlugin } from '../../core/plugin.js';
 import type { ReadDeps } from './chain-reads.js';
 import { GraphqlStates } from './graphql-states.js';
+import { BdsReader } from './indexed/bds-reader.js';
+import { GraphqlIndexed } from './indexed/graphql-indexed.js';
+import { indexedTools } from './indexed/indexed-tools.js';
 import { balanceTools } from './tools/balance-tools.js';
 import { chainTools } from './tools/chain-tools.js';
 import { contractTools } from './tools/contract-tools.js';
 import { stateTools } from './tools/state-tools.js';
 import { tokenTools } from './tools/token-tools.js';
 
-/** Read tools over the node: balances, state, contracts, tokens, transactions, node status. */
+/**
+ * Read tools over the node: balances, state, contracts, tokens, transactions, node status, and
+ * the indexed reads (blocks, transactions, events, state history, shielded feeds) through the
+ * BDS query paths of this host or of the node.
+ */
 export const queryPlugin = definePlugin({
   name: 'query',
-  description: 'Read tools: balances, token holdings, state and key scans, nonces, contract source and methods, token metadata, transactions, node status.',
+  description: 'Read tools: balances, token holdings, state and key scans, nonces, contract source and methods, token metadata, transactions, node status, and indexed reads through the BDS query paths.',
   after: ['devnet', 'bds'],
   config: z.strictObject({}),
   init(ctx) {
@@ -25,7 +32,8 @@ export const queryPlugin = definePlugin({
       graphql: new GraphqlStates(ctx.settings.graphqlUrl),
       includeRaw: ctx.settings.includeRaw,
     };
-    for (const tool of [...balanceTools(deps), ...tokenTools(deps), ...chainTools(deps), ...stateTools(deps), ...contractTools(deps)]) {
+    const indexed = indexedTools(new BdsReader(deps), new GraphqlIndexed(deps.graphql));
+    for (const tool of [...balanceTools(deps), ...tokenTools(deps), ...chainTools(deps), ...stateTools(deps), ...contractTools(deps), ...indexed]) {
       ctx.tools.add(tool);
     }
   },

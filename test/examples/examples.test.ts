@@ -64,12 +64,12 @@ describe('examples', function () {
       const h = await bootTestHost({ plugins: { [THIRD_PARTY]: { greeting: 'hi' } }, tools: { http: { host: '127.0.0.1', port: 0 } } });
       try {
         const listed = await request(h.url('/tools'));
-        assert.deepEqual(listed.json.tools.map((t: { name: string }) => t.name), ['example_greet']);
+        assert.deepEqual(listed.json.map((t: { name: string }) => t.name), ['example_greet']);
         const called = await postJson(h.url('/tools/example_greet'), { name: 'Ada' });
         assert.equal(called.status, 200);
         assert.deepEqual(called.json, { message: 'hi, Ada' });
         const bad = await postJson(h.url('/tools/example_greet'), { name: 7 });
-        assert.equal(bad.status, 400);
+        assert.equal(bad.status, 422);
         assert.equal(bad.json.error.details.field, 'name');
         const route = await request(h.url('/example/greeting?name=Bob'));
         assert.deepEqual(route.json, { message: 'hi, Bob' });
@@ -108,7 +108,7 @@ describe('examples', function () {
         assert.deepEqual(h.host.pluginNames(), ['query', 'simulate']);
         assert.ok(h.host.tools.values().every((t) => t.capability === 'read'), 'every loaded tool is read-only');
         const listed = await request(h.url('/tools'), { headers: { authorization: `Bearer ${TEST_TOKEN}` } });
-        const names = listed.json.tools.map((t: { name: string }) => t.name).sort();
+        const names = listed.json.map((t: { name: string }) => t.name).sort();
         assert.ok(names.includes('get_balance') && names.includes('simulate_transaction'));
         for (const unsafe of ['send_tokens', 'create_wallet', 'sign_message', 'dex_submit_swap']) assert.ok(!names.includes(unsafe), unsafe);
         const balance = await postJson(h.url('/tools/get_balance'), { address: devnet.accounts()[0]!.address }, { authorization: `Bearer ${TEST_TOKEN}` });
@@ -167,7 +167,7 @@ describe('examples', function () {
       try {
         const found = inventory(h);
         assert.deepEqual(found.plugins, ['bds', 'graphql']);
-        assert.deepEqual(found.tools, [...BDS_TOOLS].sort());
+        assert.deepEqual(found.tools, [], 'the indexed-read tools are the query plugin\'s; this set serves no tools');
         assert.deepEqual(found.servers, INDEXER_SERVERS);
         assert.deepEqual(found.routes, INDEXER_ROUTES);
         assert.deepEqual(found.webSockets, []);
@@ -181,20 +181,25 @@ describe('examples', function () {
       }
     });
 
-    it('tools-only.chainrc.json: wallet, query, crypto, dex and simulate tools over HTTP against a remote node', async () => {
+    it('tools-only.chainrc.json: wallet, query (with the indexed reads), crypto, dex and simulate tools over HTTP against a remote node', async () => {
       const h = await bootTestHost(await exampleSet('tools-only.chainrc.json', path.join(home, 'tools')), { env: env() });
       try {
         const found = inventory(h);
         assert.deepEqual(found.plugins, ['crypto', 'dex', 'query', 'simulate', 'wallet']);
-        assert.deepEqual(found.tools, [...WALLET_TOOLS, ...QUERY_TOOLS, ...CRYPTO_TOOLS, ...DEX_TOOLS, ...SIMULATE_TOOLS].sort());
+        assert.deepEqual(found.tools, [...BDS_TOOLS, ...WALLET_TOOLS, ...QUERY_TOOLS, ...CRYPTO_TOOLS, ...DEX_TOOLS, ...SIMULATE_TOOLS].sort());
         assert.deepEqual(found.servers, TOOLS_SERVERS);
         assert.deepEqual(found.routes, TOOLS_ROUTES);
         assert.deepEqual(found.webSockets, []);
         const listed = await request(h.url('/tools'), { headers: auth });
-        assert.equal(listed.json.tools.length, found.tools.length);
+        assert.equal(listed.json.length, found.tools.length);
         const balance = await postJson(h.url('/tools/get_balance'), { address: devnet.accounts()[0]!.address }, auth);
         assert.equal(balance.status, 200);
         assert.equal(balance.json.balance, '1000000');
+        // This remote devnet runs without BDS: an indexed read says so plainly.
+        const blocks = await postJson(h.url('/tools/list_blocks'), {}, auth);
+        assert.equal(blocks.status, 503, blocks.text);
+        assert.equal(blocks.json.error.code, 'bds_unavailable');
+        assert.match(blocks.json.error.message, /the node has no BDS \(it answers "Unknown query path: blocks"\)/);
       } finally {
         await h.stop();
       }

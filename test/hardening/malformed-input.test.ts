@@ -78,7 +78,7 @@ describe('hardening: malformed input never gets a 5xx or echoes a key', function
       },
       { env: { CHAIN_MCP_ENABLE_UNSAFE_WALLET_TOOLS: '1', CHAIN_MCP_HTTP_TOKEN: TEST_TOKEN } },
     );
-    tools = (await request(h.url('/tools'), { headers: AUTH })).json.tools;
+    tools = (await request(h.url('/tools'), { headers: AUTH })).json;
     assert.ok(tools.length > 30);
   });
   after(async () => h?.stop());

@@ -94,7 +94,7 @@ describe('host metrics (GET /metrics)', function () {
     const auth = {};
     assert.equal((await postJson(h.url('/tools/echo_text'), { text: 'a' }, auth)).status, 200);
     assert.equal((await postJson(h.url('/tools/echo_text'), { text: 'b' }, auth)).status, 200);
-    assert.equal((await postJson(h.url('/tools/echo_text'), { text: 7 }, auth)).status, 400);
+    assert.equal((await postJson(h.url('/tools/echo_text'), { text: 7 }, auth)).status, 422);
     assert.equal((await postJson(h.url('/tools/no_such_tool_4f2a'), {}, auth)).status, 404);
     const { text, samples } = await scrape();
     const delta = (name: string, labels: Record<string, string>) => valueOf(samples, name, labels) - valueOf(before, name, labels);

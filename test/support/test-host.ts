@@ -103,11 +103,20 @@ export function request(url: string, init: { method?: string; headers?: Record<s
   });
 }
 
-/** POST a JSON value (already serialised when a string) to a tool. */
-export function postJson(url: string, body: unknown, headers: Record<string, string> = {}): Promise<RawResponse> {
-  return request(url, {
+/**
+ * POST a JSON value (already serialised when a string). A successful tool call's `{"result": …}`
+ * envelope (mcp.md §7.1) is unwrapped into `json`, so callers read the tool's result as before;
+ * `text` stays the body as sent. Tests of the envelope itself use `request`.
+ */
+export async function postJson(url: string, body: unknown, headers: Record<string, string> = {}): Promise<RawResponse> {
+  const res = await request(url, {
     method: 'POST',
     headers: { 'content-type': 'application/json', ...headers },
     body: typeof body === 'string' ? body : JSON.stringify(body),
   });
+  const isToolCall = /^\/tools\/[^/]+$/.test(new URL(url).pathname);
+  if (isToolCall && res.status === 200 && typeof res.json === 'object' && res.json !== null && 'result' in res.json) {
+    return { ...res, json: (res.json as { result: unknown }).result };
+  }
+  return res;
 }

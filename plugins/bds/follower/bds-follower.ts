@@ -1,4 +1,5 @@
 import type { Logger } from '../../../core/logger.js';
+import { databaseReason } from '../../../core/query/database-reason.js';
 import type { BlockPayload } from '../block/block-payload.js';
 import type { BlockSource } from '../block/chain-block-source.js';
 import type { BdsDatabase } from '../database/bds-database.js';
@@ -227,7 +228,8 @@ export class BdsFollower {
       return;
     }
     this.dbStatus = 'error';
-    this.dbError = err instanceof Error ? `${err.name}: ${err.message}` : String(err);
+    // Shown in /bds_status: the SQLSTATE or connection code only, never knex's SQL-prefixed message.
+    this.dbError = databaseReason(err);
   }
 
   // ---- fetcher -----------------------------------------------------------------------------
@@ -264,8 +266,10 @@ export class BdsFollower {
   private async fetchPass(): Promise<number> {
     const latest = await this.deps.source.latestHeight();
     if (this.currentHeight === null || latest > this.currentHeight) this.currentHeight = latest;
-    const base = this.indexedHeight ?? this.hint.read() ?? this.spoolFloor();
-    if (base === null) return 0; // database never reached and nothing spooled: nowhere to start yet
+    // A cold start with the database down (never reached, no hint, nothing spooled) spools from
+    // genesis: blocks the database turns out to hold already are dropped when it is back, and the
+    // spool cap bounds the work.
+    const base = this.indexedHeight ?? this.hint.read() ?? this.spoolFloor() ?? -1;
     const limit = this.dbStatus === 'ok' ? this.options.queueCapacity : this.options.spoolMaxEntries;
     const spool = this.deps.spool;
     const heights: number[] = [];

@@ -21,6 +21,8 @@ export interface MaintenanceSession {
   sourceNode: ChainNode;
   /** The host's node when `--rpc-url` names another source and the host's node answers; null otherwise. */
   trusted: BlockSource | null;
+  /** The node behind `trusted` (its chain id is checked against the source's). */
+  trustedNode: ChainNode | null;
   close(): Promise<void>;
 }
 
@@ -39,6 +41,7 @@ export async function openMaintenanceSession(host: MaintenanceHost, rpcUrl?: str
     source: new ChainBlockSource(sourceNode, { label: rpcUrl ? normalizeRpcUrl(rpcUrl) : 'the configured node' }),
     sourceNode,
     trusted,
+    trustedNode: trusted ? local : null,
     close: async () => {
       await remote?.close().catch(() => undefined);
       await service.db.close();

@@ -3,10 +3,12 @@ import cliProgress from 'cli-progress';
 /**
  * Progress of a long maintenance run: a bar with rate and ETA on a TTY (cli-progress), plain
  * lines on stderr otherwise (logs, CI) — at most one every `intervalMs`, plus the last one.
+ * Every figure names what it counts: the run's own unit (`blocks`, `tables`, `rows`) and, for
+ * secondary counts, the key they are given under (`{ txs: 120 }` → "120 txs (30 txs/s)").
  */
 export interface Progress {
-  start(total: number, label: string): void;
-  update(done: number, extra?: { txs?: number }): void;
+  start(total: number, label: string, unit: string): void;
+  update(done: number, counts?: Record<string, number>): void;
   stop(): void;
 }
 
@@ -15,23 +17,27 @@ export function createProgress(options: { tty?: boolean; write?: (line: string) 
   return tty ? new BarProgress() : new LineProgress(options.write ?? ((l) => process.stderr.write(l + '\n')), options.intervalMs ?? 2000);
 }
 
+/** "120 txs (30 txs/s)" for each secondary count. */
+function describeCounts(counts: Record<string, number>, seconds: number): string {
+  return Object.entries(counts).map(([unit, n]) => `, ${n} ${unit} (${(n / seconds).toFixed(0)} ${unit}/s)`).join('');
+}
+
 class BarProgress implements Progress {
   private bar: cliProgress.SingleBar | null = null;
+  private started = Date.now();
 
-  start(total: number, label: string): void {
+  start(total: number, label: string, unit: string): void {
     this.bar = new cliProgress.SingleBar(
-      { format: `${label} [{bar}] {percentage}% | {value}/{total} | {rate}/s | {txs} txs | ETA {eta_formatted}`, stream: process.stderr, etaBuffer: 50 },
+      { format: `${label} [{bar}] {percentage}% | {value}/{total} ${unit} | {rate} ${unit}/s{counts} | ETA {eta_formatted}`, stream: process.stderr, etaBuffer: 50 },
       cliProgress.Presets.shades_classic,
     );
-    this.bar.start(total, 0, { rate: '0', txs: 0 });
+    this.bar.start(total, 0, { rate: '0', counts: '' });
     this.started = Date.now();
   }
 
-  private started = Date.now();
-
-  update(done: number, extra: { txs?: number } = {}): void {
+  update(done: number, counts: Record<string, number> = {}): void {
     const seconds = Math.max((Date.now() - this.started) / 1000, 0.001);
-    this.bar?.update(done, { rate: (done / seconds).toFixed(1), txs: extra.txs ?? 0 });
+    this.bar?.update(done, { rate: (done / seconds).toFixed(1), counts: describeCounts(counts, seconds) });
   }
 
   stop(): void {
@@ -42,23 +48,25 @@ class BarProgress implements Progress {
 class LineProgress implements Progress {
   private total = 0;
   private label = '';
+  private unit = '';
   private started = Date.now();
   private last = 0;
   private done = 0;
-  private txs = 0;
+  private counts: Record<string, number> = {};
 
   constructor(private readonly write: (line: string) => void, private readonly intervalMs: number) {}
 
-  start(total: number, label: string): void {
+  start(total: number, label: string, unit: string): void {
     this.total = total;
     this.label = label;
+    this.unit = unit;
     this.started = Date.now();
-    this.write(`${label}: ${total} to go`);
+    this.write(`${label}: ${total} ${unit} to go`);
   }
 
-  update(done: number, extra: { txs?: number } = {}): void {
+  update(done: number, counts: Record<string, number> = {}): void {
     this.done = done;
-    this.txs = extra.txs ?? this.txs;
+    this.counts = { ...this.counts, ...counts };
     if (Date.now() - this.last >= this.intervalMs) this.print();
   }
 
@@ -72,6 +80,6 @@ class LineProgress implements Progress {
     const rate = this.done / seconds;
     const eta = rate > 0 ? Math.ceil((this.total - this.done) / rate) : null;
     const pct = this.total ? ((100 * this.done) / this.total).toFixed(1) : '100.0';
-    this.write(`${this.label}: ${this.done}/${this.total} (${pct}%) ${rate.toFixed(1)}/s ${(this.txs / seconds).toFixed(0)} tx/s ETA ${eta === null ? '?' : `${eta}s`}`);
+    this.write(`${this.label}: ${this.done}/${this.total} ${this.unit} (${pct}%) ${rate.toFixed(1)} ${this.unit}/s${describeCounts(this.counts, seconds)} ETA ${eta === null ? '?' : `${eta}s`}`);
   }
 }

@@ -63,7 +63,7 @@ export async function exportSnapshot(o: ExportOptions): Promise<{ output_path: s
       await write(jsonText({ header }, { sortKeys: true }));
       const result: SnapshotManifest = { row_counts: {}, sha256: {}, total_rows: 0 };
       const total = layouts.length;
-      o.progress?.start(total, 'BDS snapshot export (tables)');
+      o.progress?.start(total, 'BDS snapshot export', 'tables');
       let done = 0;
       for (const layout of layouts) {
         const hash = createHash('sha256');
@@ -79,7 +79,7 @@ export async function exportSnapshot(o: ExportOptions): Promise<{ output_path: s
         result.row_counts[layout.table] = count;
         result.sha256[layout.table] = hash.digest('hex');
         result.total_rows += count;
-        o.progress?.update(++done, { txs: result.total_rows });
+        o.progress?.update(++done, { rows: result.total_rows });
       }
       o.progress?.stop();
       await write(jsonText({ manifest: result }, { sortKeys: true }));

@@ -143,13 +143,13 @@ export async function importSnapshot(o: ImportOptions): Promise<{ snapshot_path:
       let pending: unknown[][] = [];
       let current: string | null = null;
       let done = 0;
-      o.progress?.start(manifest.total_rows, 'BDS snapshot import (rows)');
+      o.progress?.start(manifest.total_rows, 'BDS snapshot import', 'rows');
       const flush = async () => {
         if (!current || !pending.length) return;
         const layout = layouts.get(current)!;
         await bulkInsert(trx, current, layout.columns, pending, { onConflict: 'ON CONFLICT DO NOTHING', overridingSystemValue: layout.identity.length > 0 });
         done += pending.length;
-        o.progress?.update(done, { txs: done });
+        o.progress?.update(done);
         pending = [];
       };
       let n = 0;

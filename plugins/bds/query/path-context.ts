@@ -1,5 +1,6 @@
 import type { Knex } from 'knex';
 import { QueryPathError, type ParsedQueryPath, type QueryAnswer, type QueryPathDefinition } from '../../../core/query/query-path.js';
+import { databaseReason } from '../../../core/query/database-reason.js';
 import { answer } from './answer.js';
 
 /** What the BDS query paths read from: the database (resolved per call, it may be reopened). */
@@ -9,7 +10,9 @@ export interface BdsQueryContext {
 
 /**
  * A BDS query path: the handler returns a plain value (row, list, envelope or null), encoded
- * here; database failures become a clear `BDS database unavailable` error instead of a bare code 1.
+ * here; database failures become a clear `BDS query failed` error instead of a bare code 1. The
+ * answer (and so the node's `log`, the dashboard and the tools) never carries the driver's
+ * message, which holds the SQL (databaseReason).
  */
 export function bdsPath(
   pattern: string,
@@ -25,8 +28,9 @@ export function bdsPath(
         return answer(await run(query));
       } catch (err) {
         if (err instanceof QueryPathError) throw err;
-        throw new QueryPathError(`BDS query failed: ${(err as Error).message}`);
+        throw new QueryPathError(`BDS query failed: ${databaseReason(err)}`);
       }
     },
   };
 }
+

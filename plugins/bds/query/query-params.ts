@@ -55,6 +55,8 @@ export function partParam(query: ParsedQueryPath, index: number, name: string): 
   const positional = query.parts.filter((p) => !/^[A-Za-z_]+=/.test(p));
   const value = positional[index];
   if (value === undefined || value === '') throw new QueryPathError(`missing ${name}: /${query.route}/<${name}>…`);
+  // PostgreSQL text cannot hold NUL: refused here, as the caller's mistake, before any SQL runs.
+  if (value.includes('\u0000')) throw new QueryPathError(`${name} must not contain a NUL character`);
   return value;
 }
 

@@ -1,4 +1,5 @@
 import { statfs } from 'node:fs/promises';
+import { databaseReason } from '../../../core/query/database-reason.js';
 import type { BdsDatabase } from '../database/bds-database.js';
 import type { BdsFollower } from '../follower/bds-follower.js';
 import { firstRow } from '../reads/columns.js';
@@ -181,7 +182,7 @@ export class BdsStatusReporter {
           : empty,
       };
     } catch (err) {
-      return { ok: false, error: err instanceof Error ? `${err.name}: ${err.message}` : String(err), row: empty };
+      return { ok: false, error: databaseReason(err), row: empty };
     }
   }
 }

@@ -15,7 +15,10 @@ const PREFIX = '/api/abci_query/';
 export function addAbciQueryRoute(router: Router, services: DashboardServices): void {
   router.get('/api/abci_query/*path', async (ctx) => {
     // The raw path, not the router's decoded param: passThroughPath decodes exactly once.
-    const path = passThroughPath(ctx.path.slice(PREFIX.length));
+    // A dry run's payload is in the path: its own cap (checked below, 413) applies; the server's
+    // header cap (the payload cap + 16 KiB) bounds the text decoded here.
+    const raw = ctx.path.slice(PREFIX.length);
+    const path = passThroughPath(raw, raw.startsWith('simulate_tx/') ? services.options.simulate.maxPayloadHexChars + 16 * 1024 : undefined);
     const r = await readContext(services, ctx);
     if (routeOf(path) !== 'simulate_tx') {
       sendJson(ctx, await passThrough(r, path));
@@ -47,6 +50,6 @@ function checkSimulatePayload(path: string, maxChars: number, countRefusal: Dash
   }
   if (hex.length > maxChars) {
     countRefusal('payload_too_large');
-    throw ApiError.badRequest(`hex_payload is ${hex.length} hex characters; at most ${maxChars} are accepted`, { parameter: 'hex_payload', max: maxChars });
+    throw new ApiError(413, 'payload_too_large', `hex_payload is ${hex.length} hex characters; at most ${maxChars} are accepted`, { parameter: 'hex_payload', max: maxChars });
   }
 }

@@ -16,14 +16,14 @@ const MAX_PATH_CHARS = 4096;
  * Normalises the `{path}` of `/api/abci_query/{path}` to the ABCI form `/route/part/…`. The text
  * is percent-decoded once (browsers encode spaces and some punctuation in state keys).
  */
-export function passThroughPath(raw: string): string {
+export function passThroughPath(raw: string, maxChars = MAX_PATH_CHARS): string {
   let text: string;
   try {
     text = decodeURIComponent(raw);
   } catch {
     throw ApiError.badRequest(`path is not valid percent-encoding: ${JSON.stringify(raw.slice(0, 80))}`, { parameter: 'path' });
   }
-  if (text.length > MAX_PATH_CHARS) throw ApiError.badRequest(`path is ${text.length} characters; at most ${MAX_PATH_CHARS} are accepted`, { parameter: 'path' });
+  if (text.length > maxChars) throw ApiError.badRequest(`path is ${text.length} characters; at most ${maxChars} are accepted`, { parameter: 'path' });
   const path = `/${text.replace(/^\/+/, '')}`;
   const route = routeOf(path);
   if (!route) throw ApiError.badRequest('path is empty; give a query path such as get/<key> or keys/<prefix>/limit=100', { parameter: 'path' });

@@ -1,6 +1,7 @@
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { Counter, Gauge, Registry } from 'prom-client';
+import { addBdsHealthMetrics, BdsHealth } from './bds-health-metrics.js';
 import type { DevnetNode } from './devnet-node.js';
 import type { StoredBlock } from './stored-block.js';
 
@@ -8,8 +9,9 @@ import type { StoredBlock } from './stored-block.js';
  * The node's Prometheus exporter (abci-query.md §8) on its own port (default 9108, path
  * `/metrics`). Families use the `chain_` prefix (open point in the reference): node info,
  * current height, the latest block's perf fields, plus devnet counters — committed and failed
- * transactions, mempool size and bytes, dry runs by outcome and in flight. Each devnet has its
- * own registry, so several can run in one process.
+ * transactions, mempool size and bytes, dry runs by outcome and in flight — and BDS health
+ * (`chain_bds_*`, `block_service_mode="true"`) when the node serves `/bds_status`. Each devnet
+ * has its own registry, so several can run in one process.
  */
 export class NodeMetrics {
   readonly registry = new Registry();
@@ -18,11 +20,24 @@ export class NodeMetrics {
 
   constructor(node: DevnetNode) {
     const r = this.registry;
-    const info = new Gauge({
+    const bds = new BdsHealth(async () => {
+      const answer = await node.query.decoded({ path: '/bds_status' });
+      const json = answer.code === 0 ? answer.value?.json : null;
+      return json && typeof json === 'object' && !Array.isArray(json) ? (json as Record<string, unknown>) : null;
+    });
+    new Gauge({
       name: 'chain_node_info', help: 'Node identity and modes (always 1).', registers: [r],
       labelNames: ['chain_id', 'execution_mode', 'block_service_mode', 'parallel_execution_enabled', 'tx_fees_enabled'] as const,
+      async collect() {
+        this.reset();
+        const blockService = (await bds.status()) !== null;
+        this.set({
+          chain_id: node.chainId, execution_mode: 'serial', block_service_mode: String(blockService), parallel_execution_enabled: 'false',
+          tx_fees_enabled: String(node.config.tx_fee_mode === 'paid_metered'),
+        }, 1);
+      },
     });
-    info.set({ chain_id: node.chainId, execution_mode: 'serial', block_service_mode: 'false', parallel_execution_enabled: 'false', tx_fees_enabled: String(node.config.tx_fee_mode === 'paid_metered') }, 1);
+    addBdsHealthMetrics(r, bds);
     new Gauge({ name: 'chain_current_block_height', help: 'Height of the last committed block.', registers: [r], collect() { this.set(node.height); } });
     new Gauge({
       name: 'chain_perf_latest_block', help: 'The latest committed block: height, tx_count, duration_ms.', registers: [r], labelNames: ['field'] as const,

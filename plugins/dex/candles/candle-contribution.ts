@@ -1,5 +1,6 @@
 import type { PluginContext } from '../../../core/plugin.js';
 import { QueryPathError } from '../../../core/query/query-path.js';
+import { databaseReason } from '../../../core/query/database-reason.js';
 import { abciJsonAnswer } from './candle-answer.js';
 import { parseCandleQuery } from './candle-params.js';
 import { CANDLE_MIGRATIONS, TRADES_TABLE, queryCandles, writeSwapTrades } from './candle-store.js';
@@ -36,7 +37,7 @@ export async function contributeCandles(ctx: PluginContext<unknown>, pairsContra
         return abciJsonAnswer(await queryCandles(bds.knex(), q));
       } catch (err) {
         if (err instanceof QueryPathError) throw err;
-        throw new QueryPathError(`BDS query failed: ${(err as Error).message}`);
+        throw new QueryPathError(`BDS query failed: ${databaseReason(err)}`);
       }
     },
   });

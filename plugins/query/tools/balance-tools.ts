@@ -63,7 +63,7 @@ export function balanceTools(deps: ReadDeps): ToolDefinition[] {
       name: 'get_token_balances',
       title: 'List token balances',
       description:
-        'Token holdings of an address. Uses the BDS index (/token_balances) when the node or this host serves it (available: true); else the GraphQL endpoint CHAIN_GRAPHQL over a BDS database (available: true, no token names); otherwise scans the contracts in current state for <token>.balances:<address> (available: false, no history fields).',
+        'Token holdings of an address. Uses the BDS index (/token_balances) when the node or this host serves it (available: true); else the GraphQL endpoint CHAIN_GRAPHQL over a BDS database (available: true; names and symbols from the contract metadata states); otherwise scans the contracts in current state for <token>.balances:<address> (available: false, no history fields).',
       capability: 'read',
       timeoutMs: 60_000,
       input: z.object({
@@ -111,8 +111,17 @@ export function balanceTools(deps: ReadDeps): ToolDefinition[] {
               items.push({ contract, balance, name: null, symbol: null, logo_url: null, last_tx_hash: row.lastTxHash, last_block_height: row.lastBlockHeight, updated_at: row.updatedAt });
             }
           }
+          // Name, symbol and logo as the BDS path gives them: the contracts' metadata states, one more query.
+          const page = items.slice(offset, offset + limit);
+          const metadata = await deps.graphql.statesByKeys(page.flatMap((i) => TOKEN_METADATA.map((m) => `${i.contract}.metadata:${m}`)), ctx.signal);
+          if ('values' in metadata) {
+            for (const item of page) {
+              const text = (m: string) => { const v = metadata.values.get(`${item.contract}.metadata:${m}`); return typeof v === 'string' ? v : null; };
+              Object.assign(item, { name: text('token_name'), symbol: text('token_symbol'), logo_url: text('token_logo_url') });
+            }
+          } else notes.push(`token names and symbols unavailable (${metadata.unavailable})`);
           return withExtras(
-            { available: true, source: 'graphql' as const, address, total: items.length, limit, offset, items: items.slice(offset, offset + limit) },
+            { available: true, source: 'graphql' as const, address, total: items.length, limit, offset, items: page },
             { warnings: notes, includeRaw: deps.includeRaw, raw: { bds_attempt: indexed.raw } },
           );
         }
@@ -125,6 +134,9 @@ export function balanceTools(deps: ReadDeps): ToolDefinition[] {
     }),
   ];
 }
+
+/** The metadata keys a token's name, symbol and logo come from (bds.md §5.1, as /token_balances reads them). */
+const TOKEN_METADATA = ['token_name', 'token_symbol', 'token_logo_url'] as const;
 
 /** A GraphQL `states` row's balance: the numeric projection, else the decoded value; null when not a number. */
 function graphqlBalance(row: IndexedState): string | null {

@@ -74,6 +74,11 @@ describe('connect banner', function () {
     it('lists every listening server', () => {
       assert.match(banner, new RegExp(`^  tools +${h.url().replace(/[[\]]/g, '\\$&')} +/tools +/tools/\\{name\\} +/mcp +/health$`, 'm'));
     });
+
+    it('says the HTTP tool API answers in upstream\'s shapes', () => {
+      assert.ok(banner.includes(`GET ${h.url('/tools')} answers [{name, description, parameters, …}]`), banner);
+      assert.ok(banner.includes(`POST ${h.url('/tools')}/{name} with a JSON object of arguments answers {"result": …}`), banner);
+    });
   });
 
   it('a wildcard bind gets a loopback URL the Host check accepts', async () => {

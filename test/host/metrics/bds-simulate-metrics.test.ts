@@ -106,8 +106,8 @@ describe('host /metrics with devnet + bds + simulate + dashboard (issue 9 figure
       assert.match(ran.result, /chi budget exceeded during readonly execution/);
       // The second within the rate window is refused by the simulate plugin (503).
       await assert.rejects(call('simulate_transaction', args), (err: { status?: number }) => err.status === 503);
-      // The dashboard refuses an over-large and a malformed payload itself (400) ...
-      assert.equal((await request(`${dashboardUrl}/api/abci_query/simulate_tx/${'ab'.repeat(40)}`)).status, 400);
+      // The dashboard refuses an over-large (413) and a malformed payload (400) itself ...
+      assert.equal((await request(`${dashboardUrl}/api/abci_query/simulate_tx/${'ab'.repeat(40)}`)).status, 413);
       assert.equal((await request(`${dashboardUrl}/api/abci_query/simulate_tx/zz`)).status, 400);
       // ... and passes well-formed hex of `{}` on, which the node refuses (no sender).
       const passed = await request(`${dashboardUrl}/api/abci_query/simulate_tx/7b7d`);

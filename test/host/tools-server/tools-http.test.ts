@@ -18,14 +18,16 @@ describe('HTTP tool API (spec part 4)', () => {
   after(() => t.stop());
 
   describe('GET /tools', () => {
-    it('lists each visible tool with name, title, description, capability, annotations and JSON Schemas', async () => {
+    it('answers an array in upstream\'s shape: name, description, parameters, plus title, capability, annotations and JSON Schemas', async () => {
       const res = await request(t.url('/tools'));
       assert.equal(res.status, 200);
       assert.match(String(res.headers['content-type']), /application\/json/);
-      const tools = res.json.tools as any[];
+      const tools = res.json as any[];
       assert.deepEqual(tools.map((x) => x.name), ['echo_text', 'slow_tool']);
       const echo = tools[0];
-      assert.deepEqual(Object.keys(echo).sort(), ['annotations', 'capability', 'description', 'input_schema', 'name', 'output_schema', 'title']);
+      assert.deepEqual(Object.keys(echo).sort(), ['annotations', 'capability', 'description', 'input_schema', 'name', 'output_schema', 'parameters', 'title']);
+      assert.ok(Array.isArray(res.json), 'an array, as upstream answers (mcp.md §7.1)');
+      assert.deepEqual(echo.parameters, echo.input_schema);
       assert.equal(echo.capability, 'read');
       assert.deepEqual(echo.input_schema.properties.text, { type: 'string', maxLength: 10000, description: 'any text' });
       assert.deepEqual(echo.input_schema.required, ['text']);
@@ -36,7 +38,7 @@ describe('HTTP tool API (spec part 4)', () => {
 
     it('omits unsafe tools while they are disabled', async () => {
       const res = await request(t.url('/tools'));
-      assert.ok(!res.json.tools.some((x: { name: string }) => x.name === 'unsafe_probe'));
+      assert.ok(!res.json.some((x: { name: string }) => x.name === 'unsafe_probe'));
     });
   });
 
@@ -49,10 +51,13 @@ describe('HTTP tool API (spec part 4)', () => {
   });
 
   describe('POST /tools/{name}', () => {
-    it('answers 200 with the tool\'s structured result as the body', async () => {
+    it('answers 200 with {"result": <the tool\'s structured result>}, as upstream does', async () => {
+      const raw = await request(t.url('/tools/echo_text'), { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ text: 'héllo  \n' }) });
+      assert.equal(raw.status, 200);
+      assert.deepEqual(raw.json, { result: { text: 'héllo  \n' } });
       const res = await postJson(t.url('/tools/echo_text'), { text: 'héllo  \n' });
       assert.equal(res.status, 200);
-      assert.deepEqual(res.json, { text: 'héllo  \n' });
+      assert.deepEqual(res.json, { text: 'héllo  \n' }, 'the test helper unwraps the envelope');
       assert.equal(res.headers['cache-control'], 'no-store');
     });
 
@@ -69,12 +74,12 @@ describe('HTTP tool API (spec part 4)', () => {
 
     const failures: Array<{ what: string; tool: string; body: string | Buffer; headers?: Record<string, string>; status: number; code: string; field?: string }> = [
       { what: 'malformed JSON', tool: 'echo_text', body: '{"text": ', status: 400, code: 'invalid_json' },
-      { what: 'a wrong argument type (names the field)', tool: 'echo_text', body: '{"text": 5}', status: 400, code: 'invalid_arguments', field: 'text' },
-      { what: 'a missing required argument', tool: 'echo_text', body: '{}', status: 400, code: 'invalid_arguments', field: 'text' },
-      { what: 'an unknown argument', tool: 'echo_text', body: '{"text": "a", "txet": "b"}', status: 400, code: 'invalid_arguments', field: 'txet' },
-      { what: 'a JSON array body', tool: 'echo_text', body: '["a"]', status: 400, code: 'invalid_arguments', field: '(arguments)' },
-      { what: 'a JSON string body', tool: 'echo_text', body: '"a"', status: 400, code: 'invalid_arguments', field: '(arguments)' },
-      { what: 'a JSON null body', tool: 'echo_text', body: 'null', status: 400, code: 'invalid_arguments', field: '(arguments)' },
+      { what: 'a wrong argument type (names the field)', tool: 'echo_text', body: '{"text": 5}', status: 422, code: 'invalid_arguments', field: 'text' },
+      { what: 'a missing required argument', tool: 'echo_text', body: '{}', status: 422, code: 'invalid_arguments', field: 'text' },
+      { what: 'an unknown argument', tool: 'echo_text', body: '{"text": "a", "txet": "b"}', status: 422, code: 'invalid_arguments', field: 'txet' },
+      { what: 'a JSON array body', tool: 'echo_text', body: '["a"]', status: 422, code: 'invalid_arguments', field: '(arguments)' },
+      { what: 'a JSON string body', tool: 'echo_text', body: '"a"', status: 422, code: 'invalid_arguments', field: '(arguments)' },
+      { what: 'a JSON null body', tool: 'echo_text', body: 'null', status: 422, code: 'invalid_arguments', field: '(arguments)' },
       { what: 'a body over the limit', tool: 'echo_text', body: JSON.stringify({ text: 'x'.repeat(64 * 1024) }), status: 413, code: 'payload_too_large' },
       { what: 'a non-JSON content type', tool: 'echo_text', body: 'text=a', headers: { 'content-type': 'application/x-www-form-urlencoded' }, status: 415, code: 'unsupported_media_type' },
       { what: 'an unknown tool', tool: 'no_such_tool', body: '{}', status: 404, code: 'unknown_tool' },
@@ -116,6 +121,7 @@ describe('HTTP tool API (spec part 4)', () => {
       const post = (path: string) => request(t.url(path), { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ text: 'hi' }) });
       const plain = await post('/tools/echo_text');
       assert.equal(plain.status, 200, plain.text);
+      assert.deepEqual(plain.json, { result: { text: 'hi' } });
       for (const path of ['/tools/echo%5Ftext', '/tools/echo_text?x=1', '/tools/echo_text/']) {
         const res = await post(path);
         assert.equal(res.status, 200, `${path}: ${res.text}`);
@@ -187,7 +193,7 @@ describe('HTTP tool API (spec part 4)', () => {
 
     it('lists and runs the unsafe tool', async () => {
       const list = await request(unsafe.url('/tools'), { headers: auth });
-      const probe = list.json.tools.find((x: { name: string }) => x.name === 'unsafe_probe');
+      const probe = list.json.find((x: { name: string }) => x.name === 'unsafe_probe');
       assert.equal(probe.capability, 'unsafe');
       assert.deepEqual(probe.annotations, { title: 'Unsafe probe', readOnlyHint: false, destructiveHint: true, idempotentHint: false, openWorldHint: true });
       const res = await postJson(unsafe.url('/tools/unsafe_probe'), {}, auth);

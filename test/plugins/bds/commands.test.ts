@@ -71,7 +71,7 @@ describe('chain-bds-reindex and chain-bds-snapshot (command line)', function () 
       const first = await run('chain-bds-reindex.ts', ['--config', config, '--rpc-url', rpcUrl, '--end-height', '2'], db.home);
       assert.equal(first.code, 0, first.stderr);
       assert.match(first.stdout, /^BDS reindex complete: indexed_height=2 range=0-2 latest_height=\d+\n$/);
-      assert.match(first.stderr, /BDS reindex: 3\/3 \(100\.0%\)/);
+      assert.match(first.stderr, /BDS reindex: 3\/3 blocks \(100\.0%\) [\d.]+ blocks\/s, \d+ txs \([\d.]+ txs\/s\)/);
       const rest = await run('chain-bds-reindex.ts', ['--config', config, '--rpc-url', rpcUrl], db.home);
       assert.equal(rest.code, 0, rest.stderr);
       assert.match(rest.stdout, new RegExp(`BDS reindex complete: indexed_height=${latest} range=3-${latest} latest_height=${latest}`));
@@ -81,12 +81,16 @@ describe('chain-bds-reindex and chain-bds-snapshot (command line)', function () 
       const exported = await run('chain-bds-snapshot.ts', ['--config', withNode, 'export', '--output-path', file], db.home);
       assert.equal(exported.code, 0, exported.stderr);
       assert.match(exported.stdout, new RegExp(`BDS snapshot exported: output_path=${file} indexed_height=${latest}`));
+      assert.match(exported.stderr, /BDS snapshot export: \d+\/\d+ tables \(100\.0%\) [\d.]+ tables\/s, \d+ rows/, 'progress names what it counts');
+      assert.doesNotMatch(exported.stderr, /tx\/s/);
       const reset = await run('chain-bds-reindex.ts', ['--config', withNode, '--reset', '--end-height', '0'], db.home);
       assert.equal(reset.code, 0, reset.stderr);
       assert.equal(await indexedHeight(db), 0);
       const imported = await run('chain-bds-snapshot.ts', ['--config', withNode, 'import', '--input-path', file], db.home);
       assert.equal(imported.code, 0, imported.stderr);
       assert.match(imported.stdout, new RegExp(`BDS snapshot imported: snapshot_path=${file} indexed_height=${latest}`));
+      assert.match(imported.stderr, /BDS snapshot import: (\d+)\/\1 rows \(100\.0%\) [\d.]+ rows\/s/);
+      assert.doesNotMatch(imported.stderr, /tx\/s/);
       assert.equal(await indexedHeight(db), latest);
     });
 

@@ -113,6 +113,26 @@ describe('BDS follower (bds.md §4)', function () {
       }
     });
 
+    it('a cold start with the database down spools from genesis and drains when it is back', async function () {
+      if (target.kind !== 'postgres') this.skip(); // PGlite is in-process: it cannot be down at start
+      const outage = await outageFor(target.fresh());
+      try {
+        const chain = new SyntheticChain();
+        chain.mine(5);
+        await outage.down(undefined as unknown as BdsService); // the server proxy needs no service
+        service = await openService(outage.db, chain, { acquireTimeoutMs: 500 });
+        await assert.rejects(() => service!.prepare());
+        service.start();
+        await waitFor(() => service!.spool.count === 6, 20_000, 'heights 0..5 spooled while the database is down');
+        await outage.up(service); // the worker prepares the schema itself once the database answers
+        await waitIndexed(service, 5, 30_000);
+        assert.equal(service.spool.count, 0);
+        await assertMatchesChain(service.db.knex, chain);
+      } finally {
+        await outage.close();
+      }
+    });
+
     it('reports an unreachable node and resumes when it is back', async function () {
       const chain = new SyntheticChain();
       chain.mine(2);

@@ -59,7 +59,7 @@ describe('BDS maintenance (spec part 4: chain-bds-reindex, chain-bds-snapshot)',
         const { lines, progress } = quiet();
         const first = await reindex({ db, indexers: INDEXERS, spool, source: chain, endHeight: 15, batchMaxBlocks: 4, progress });
         assert.deepEqual([first.start, first.end, first.indexed_height, first.latest_height], [0, 15, 15, 40]);
-        assert.ok(lines.some((l) => /BDS reindex: 16\/16 \(100\.0%\) .* tx\/s ETA/.test(l)), lines.join('\n'));
+        assert.ok(lines.some((l) => /^BDS reindex: 16\/16 blocks \(100\.0%\) [\d.]+ blocks\/s, \d+ txs \(\d+ txs\/s\) ETA/.test(l)), lines.join('\n'));
         const rest = await reindex({ db, indexers: INDEXERS, spool, source: chain, endHeight: 1000 });
         assert.deepEqual([rest.start, rest.end, rest.indexed_height], [16, 40, 40]);
         await assertMatchesChain(db.knex, chain);
@@ -96,6 +96,37 @@ describe('BDS maintenance (spec part 4: chain-bds-reindex, chain-bds-snapshot)',
         assert.equal(spool.count, 0);
         assert.deepEqual(await fingerprint(db.knex), before);
         assert.ok(Number((await db.knex.raw(`SELECT count(*) AS n FROM probe_transfers`)).rows[0].n) > 0, 'contributed projection rebuilt');
+      });
+
+      it('--reset against a pruned source, another chain or other hashes fails before it changes anything', async function () {
+        const fresh = target.fresh();
+        const chain = new SyntheticChain();
+        chain.mine(8);
+        db = await open(fresh);
+        const spool = new Spool(join(fresh.home, 'bds-spool'));
+        await reindex({ db, indexers: INDEXERS, spool, source: chain });
+        spool.write(chain.payload(8));
+        const before = await fingerprint(db.knex);
+        const unchanged = async (what: string) => {
+          assert.deepEqual(await fingerprint(db!.knex), before, `${what}: the index is untouched`);
+          assert.equal(spool.count, 1, `${what}: the spool is untouched`);
+        };
+        const pruned = new SyntheticChain();
+        pruned.mine(8);
+        pruned.earliest = 5;
+        await assert.rejects(() => reindex({ db: db!, indexers: INDEXERS, spool, source: pruned, reset: true }), (err: unknown) =>
+          err instanceof ReindexError && /has pruned heights 1\.\.4 .*nothing was reset/.test(err.message));
+        await unchanged('pruned source');
+        const other = new SyntheticChain({ chainId: 'chain-other-1' });
+        other.mine(8);
+        await assert.rejects(() => reindex({ db: db!, indexers: INDEXERS, spool, source: other, trusted: chain, reset: true }), (err: unknown) =>
+          err instanceof ReindexError && /block 1 hash mismatch.*nothing was reset/.test(err.message));
+        await unchanged('other hashes');
+        await assert.rejects(() => reindex({
+          db: db!, indexers: INDEXERS, spool, source: chain, trusted: chain, reset: true,
+          chainIds: { source: async () => 'chain-other-1', trusted: async () => 'chain-local-1' },
+        }), (err: unknown) => err instanceof ReindexError && /is chain chain-other-1, the local node chain chain-local-1; nothing was reset/.test(err.message));
+        await unchanged('another chain');
       });
 
       it('refuses to run while a live writer holds the database', async function () {

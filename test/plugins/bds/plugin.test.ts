@@ -19,10 +19,10 @@ const TOOLS = [
   'get_developer_rewards', 'list_shielded_output_tags', 'list_shielded_wallet_history',
 ];
 
-/** A Host with the devnet (in process), bds on the test database and the probe indexer plugin. */
+/** A Host with the devnet (in process), bds on the test database, the query plugin (the indexed-read tools) and the probe indexer plugin. */
 async function boot(db: TestDatabase): Promise<Host> {
   const bds = { databaseUrl: db.url, schema: db.schema, pgliteDir: db.pgliteDir, catchupPollMs: 50, retryDelayMs: 100 };
-  const config = { home: db.home, plugins: { devnet: { home: join(db.home, 'devnet'), listen: false, printAccounts: false }, bds, [PROBE]: {} } };
+  const config = { home: db.home, plugins: { devnet: { home: join(db.home, 'devnet'), listen: false, printAccounts: false }, bds, query: {}, [PROBE]: {} } };
   const loaded = await loadTestConfig(config);
   // Imported dynamically like the plugins it loads, so both share one copy of core (see dashboard-host.ts).
   const { Host } = await import('../../../host/host.js');
@@ -31,7 +31,7 @@ async function boot(db: TestDatabase): Promise<Host> {
   return host;
 }
 
-describe('the bds plugin in a host (tools, query paths through abci_query, the indexer extension point)', function () {
+describe('the bds plugin in a host (query paths through abci_query and the query plugin\'s indexed-read tools, the indexer extension point)', function () {
   this.timeout(120_000);
 
   forEachDatabase((target) => {
@@ -41,7 +41,7 @@ describe('the bds plugin in a host (tools, query paths through abci_query, the i
       host = null;
     });
 
-    it('contributes the indexed-read tools and answers them from the index', async function () {
+    it('its query paths answer the indexed-read tools from the index', async function () {
       host = await boot(target.fresh());
       const names = host.invoker.visible().map((t) => t.name);
       for (const name of TOOLS) assert.ok(names.includes(name), name);
@@ -86,6 +86,21 @@ describe('the bds plugin in a host (tools, query paths through abci_query, the i
 
       await assert.rejects(() => call('list_blocks', { limit: 5000 }), (err: any) => err.code === 'invalid_arguments' && /limit/.test(JSON.stringify(err.details ?? err.message)));
       await assert.rejects(() => call('get_indexed_tx', { tx_hash: 'nope' }), (err: any) => /tx_hash/.test(JSON.stringify(err.details ?? err.message)));
+      // A NUL (PostgreSQL text cannot hold one) is the caller's mistake, named, never a retryable 503 with SQL in it (issue 19 item 6).
+      for (const [tool, args, field] of [
+        ['list_events', { contract: 'con\u0000x', event: 'Transfer' }, 'contract'],
+        ['list_txs_by_sender', { sender: 'a\u0000b' }, 'sender'],
+        ['get_state_history', { key: 'currency.balances:a\u0000b' }, 'key'],
+        ['list_shielded_output_tags', { tag_value: '\u0000' }, 'tag_value'],
+      ] as const) {
+        await assert.rejects(() => call(tool, args), (err: any) => {
+          assert.equal(err.code, 'invalid_arguments', `${tool}: ${err.message}`);
+          assert.equal(err.status < 500, true);
+          assert.equal(err.details?.field, field);
+          assert.match(err.message, /NUL/);
+          return true;
+        });
+      }
 
       // Query paths through the node's abci_query (the devnet consults the registry), and a contributed projection.
       const answer = await node.query('/bds_status');
@@ -96,6 +111,13 @@ describe('the bds plugin in a host (tools, query paths through abci_query, the i
       const bad = await node.query('/blocks/limit=5000');
       assert.equal(bad.code, 1);
       assert.match(bad.log, /limit must be an integer from 0 to 1000/);
+      // Through abci_query a NUL is refused by the path itself, and no answer carries SQL.
+      for (const path of ['/events/con\u0000x/Transfer/limit=1', '/state_history/currency.balances:\u0000/limit=1', '/txs_by_sender/\u0000/limit=1']) {
+        const refused = await node.query(path);
+        assert.equal(refused.code, 1, path);
+        assert.match(refused.log, /must not contain a NUL character/, path);
+        assert.doesNotMatch(refused.log, /select|from|where|\$\d|\?/i, `${path}: ${refused.log}`);
+      }
     });
   });
 });

@@ -57,7 +57,7 @@ describe('crypto tools (no node)', function () {
     ];
     for (const [tool, what, args, field] of cases) {
       it(`${tool}: ${what} is 400 naming ${field}`, async () => {
-        expectError(await running.call(tool, args), { code: 'invalid_arguments', status: 400, field });
+        expectError(await running.call(tool, args), { code: 'invalid_arguments', status: 422, field });
       });
     }
   });
@@ -77,7 +77,7 @@ describe('crypto tools (no node)', function () {
       const hex: string = enc.result.encrypted_message;
       const altered = hex.slice(0, -2) + (hex.endsWith('00') ? '01' : '00');
       expectError(await running.call('decrypt_message', { receiver_private_key: seed02, sender_public_key: addr01, encrypted_message: altered }), {
-        code: 'invalid_arguments', status: 400, match: /decryption failed/,
+        code: 'invalid_arguments', status: 422, match: /decryption failed/,
       });
     });
 
@@ -90,7 +90,7 @@ describe('crypto tools (no node)', function () {
     for (const [tool, what, args, field] of cases) {
       it(`${tool}: ${what} is 400 naming ${field}`, async () => {
         const outcome = await running.call(tool, args);
-        expectError(outcome, { code: 'invalid_arguments', status: 400, field });
+        expectError(outcome, { code: 'invalid_arguments', status: 422, field });
         assert.ok(!outcome.text.includes(seed01) && !outcome.text.includes(seed02));
       });
     }

@@ -25,6 +25,21 @@ async function closedPort(): Promise<number> {
 describe('dashboard error statuses: never an unexplained 500', function () {
   this.timeout(60_000);
 
+  describe('with the default simulate.maxPayloadHexChars (16,384)', () => {
+    let d: DashboardHost;
+    before(async () => { d = await bootDashboardHost({ dashboard: { ...RELAXED_LIMITS } }); });
+    after(() => d?.stop());
+
+    it('a simulate_tx URL over Node\'s 16 KiB header cap reaches the route: a payload at the cap runs, one past it is 413 payload_too_large', async () => {
+      const atCap = Buffer.from(JSON.stringify({ pad: 'x'.repeat(8192 - 10) })).toString('hex'); // 16,384 hex characters
+      assert.equal(atCap.length, 16_384);
+      const ran = await request(d.url('/api/abci_query/simulate_tx/' + atCap));
+      assert.equal(ran.status, 200, ran.text.slice(0, 300));
+      assert.match(ran.text, /simulation payload missing sender/, 'the node answered the dry run');
+      assertError(await request(d.url('/api/abci_query/simulate_tx/' + 'ab'.repeat(9_000))), 413, 'payload_too_large', /18000 hex characters; at most 16384/);
+    });
+  });
+
   describe('with the devnet', () => {
     let h: DashboardHost;
     let height: string;
@@ -48,6 +63,16 @@ describe('dashboard error statuses: never an unexplained 500', function () {
       assertError(await get('/api/contract/con_does_not_exist'), 404, 'not_found', /contract con_does_not_exist not found/);
     });
 
+    it('a simulate_tx payload over simulate.maxPayloadHexChars is 413 payload_too_large naming hex_payload', async () => {
+      const res = await get('/api/abci_query/simulate_tx/' + 'ab'.repeat(40));
+      assertError(res, 413, 'payload_too_large', /80 hex characters; at most 64/);
+      assert.equal(res.json.error.details.parameter, 'hex_payload');
+    });
+
+    it('a request line beyond the server\'s header cap is 431 payload_too_large in the error shape, not Node\'s bare 431', async () => {
+      assertError(await get('/api/abci_query/simulate_tx/' + 'ab'.repeat(200_000)), 431, 'payload_too_large', /exceed \d+ bytes/);
+    });
+
     it('bad parameters are 400s that name the parameter', async () => {
       const cases: Array<[string, string]> = [
         ['/api/block/abc', 'height'],
@@ -69,7 +94,6 @@ describe('dashboard error statuses: never an unexplained 500', function () {
         ['/api/unconfirmed_txs?limit=1000', 'limit'],
         ['/api/address/a%2Fb', 'address'],
         ['/api/abci_query/simulate_tx/xyz', 'hex_payload'],
-        ['/api/abci_query/simulate_tx/' + 'ab'.repeat(40), 'hex_payload'],
         ['/api/abci_query/%E0%A4%A', 'path'],
         ['/api/abci_query/%24weird', 'path'],
         ['/api/status?rpc=ftp://example.com', 'rpc'],

@@ -66,11 +66,34 @@ describe('query tools: the GraphQL fallback (CHAIN_GRAPHQL)', function () {
       const currency = indexed.result.items.find((i: { contract: string }) => i.contract === 'currency');
       assert.equal(currency.balance, '1000000');
       assert.equal(currency.last_block_height, '0', 'genesis wrote it');
-      assert.equal(currency.name, null);
+      // Name and symbol where the index has them, as the BDS path and the state scan give them.
+      const labels = (items: Array<Record<string, unknown>>) => items.map((i) => [i.contract, i.name, i.symbol]).sort();
+      assert.deepEqual(labels(indexed.result.items), labels(scanned.result.items));
+      assert.ok(indexed.result.items.some((i: { symbol: string | null }) => typeof i.symbol === 'string'), JSON.stringify(indexed.result.items));
 
       const page = await viaGraphql.call('get_token_balances', { address: A.address, offset: 1, limit: 1 });
       assert.deepEqual(page.result.items, [indexed.result.items[1]]);
       assert.equal(page.result.total, indexed.result.total);
+    });
+
+    it('the indexed reads upstream lists with a GraphQL fallback ask it when the node has no BDS', async () => {
+      const history = await viaGraphql.call('get_state_history', { key: `currency.balances:${A.address}` });
+      assert.equal(history.error, undefined, JSON.stringify(history.error));
+      assert.ok(history.result.items.length >= 1, JSON.stringify(history.result));
+      assert.equal(history.result.items[0].key, `currency.balances:${A.address}`);
+      assert.equal(String(history.result.items[0].block_height), '0', 'genesis wrote it');
+      const tx = await viaGraphql.call('get_indexed_tx', { tx_hash: 'AB'.repeat(32) });
+      assert.deepEqual(tx.result, { found: false, transaction: null });
+      const events = await viaGraphql.call('list_events', { contract: 'currency', event: 'Transfer', after_id: 0 });
+      assert.equal(events.error, undefined, JSON.stringify(events.error));
+      assert.ok(Array.isArray(events.result.items));
+      // Without BDS and without a GraphQL endpoint the tool says both, plainly.
+      const neither = await plain.call('list_events', { contract: 'currency', event: 'Transfer' });
+      assert.equal(neither.error?.code, 'bds_unavailable');
+      assert.match(neither.error!.message, /the node has no BDS .*the GraphQL fallback at http:\/\/127\.0\.0\.1:\d+\/graphql did not answer either/);
+      // A tool without a fallback in the reference stays BDS-only.
+      const blocks = await viaGraphql.call('list_blocks', {});
+      assert.equal(blocks.error?.code, 'bds_unavailable');
     });
 
     it('get_token_contract_by_symbol searches the indexed token symbols', async () => {

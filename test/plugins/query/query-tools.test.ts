@@ -48,7 +48,7 @@ describe('query tools', function () {
     ];
     for (const [tool, what, args, field] of cases) {
       it(`${tool}: ${what}`, async () => {
-        expectError(await running.call(tool, args), { code: 'invalid_arguments', status: 400, field });
+        expectError(await running.call(tool, args), { code: 'invalid_arguments', status: 422, field });
       });
     }
   });

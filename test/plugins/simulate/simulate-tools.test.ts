@@ -36,7 +36,7 @@ describe('simulate_transaction', function () {
     const r = await running.call('simulate_transaction', { address: A.address, contract: 'currency', function: 'transfer', kwargs: { amount: '0.000000000000000000000000000001', to: B.address } });
     assert.equal(r.result.status, 0);
     const text = await running.call('simulate_transaction', { address: A.address, contract: 'currency', function: 'transfer', kwargs: { amount: '0.' + '0'.repeat(30) + '1', to: B.address } });
-    expectError(text, { code: 'invalid_arguments', status: 400, field: 'kwargs.amount' });
+    expectError(text, { code: 'invalid_arguments', status: 422, field: 'kwargs.amount' });
   });
 
   it('a sender without funds fails with status 1 and the contract\'s error as result', async () => {
@@ -55,7 +55,7 @@ describe('simulate_transaction', function () {
   ];
   for (const [what, args, field] of cases) {
     it(`${what} is 400 naming ${field}`, async () => {
-      expectError(await running.call('simulate_transaction', args), { code: 'invalid_arguments', status: 400, field });
+      expectError(await running.call('simulate_transaction', args), { code: 'invalid_arguments', status: 422, field });
     });
   }
 

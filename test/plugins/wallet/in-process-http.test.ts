@@ -22,7 +22,7 @@ describe('wallet, query, crypto and simulate tools over POST /tools/{name} (in-p
     it('lists every tool with its capability, annotations and object schemas', async () => {
       const res = await request(running.host.url('/tools'), { headers: { authorization: 'Bearer test-token-0123456789abcdef' } });
       assert.equal(res.status, 200);
-      const listed = Object.fromEntries(res.json.tools.map((t: { name: string; capability: string }) => [t.name, t]));
+      const listed = Object.fromEntries(res.json.map((t: { name: string; capability: string }) => [t.name, t]));
       for (const [name, capability] of Object.entries(TOOL_CAPABILITIES)) {
         const tool = listed[name];
         assert.ok(tool, `${name} listed`);

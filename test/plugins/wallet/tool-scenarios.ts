@@ -285,7 +285,7 @@ export function everyToolScenarios(call: () => ToolCaller, options: ScenarioOpti
       const dec = await ok('decrypt_message', { receiver_private_key: '02'.repeat(32), sender_public_key: publicKeyFromPrivate('01'.repeat(32)), encrypted_message: cipher });
       assert.equal(dec.decrypted_message, 'xian-secret');
       const wrong = await call()('decrypt_message', { receiver_private_key: '03'.repeat(32), sender_public_key: publicKeyFromPrivate('01'.repeat(32)), encrypted_message: cipher });
-      expectError(wrong, { code: 'invalid_arguments', status: 400, match: /decryption failed/ });
+      expectError(wrong, { code: 'invalid_arguments', status: 422, match: /decryption failed/ });
     });
   });
 }

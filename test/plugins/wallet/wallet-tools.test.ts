@@ -39,7 +39,7 @@ describe('wallet tools', function () {
   describe('the unsafe gate', () => {
     it('without CHAIN_MCP_ENABLE_UNSAFE_WALLET_TOOLS unsafe tools are not listed', async () => {
       const res = await request(readOnly.host.url('/tools'));
-      const names = res.json.tools.map((t: { name: string }) => t.name).sort();
+      const names = res.json.map((t: { name: string }) => t.name).sort();
       const expected = Object.entries(TOOL_CAPABILITIES).filter(([, c]) => c === 'read').map(([n]) => n).sort();
       assert.deepEqual(names, expected);
     });
@@ -92,7 +92,7 @@ describe('wallet tools', function () {
     for (const [tool, what, args, field] of cases) {
       it(`${tool}: ${what}`, async () => {
         const outcome = await running.call(tool, args);
-        const error = expectError(outcome, { code: 'invalid_arguments', status: 400, field });
+        const error = expectError(outcome, { code: 'invalid_arguments', status: 422, field });
         if (/significant digits/.test(what)) assert.match(error.message, /0\.30000000000000004 has 17 significant digits.*decimal string/);
         assert.ok(!outcome.text.includes(A.privateKey) && !outcome.text.includes(badKey), 'the key is not echoed');
         assert.ok(!error.message.includes('abandon'), 'mnemonic words are not echoed');

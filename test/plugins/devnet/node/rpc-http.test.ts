@@ -199,5 +199,9 @@ describe('devnet RPC over HTTP like CometBFT 0.38 (cometbft-rpc.md §1-4)', func
     assert.match(text, /^chain_node_info\{chain_id="chain-local-1",/m);
     assert.match(text, /^chain_devnet_txs_total\{result="ok"\} \d+$/m);
     assert.match(text, /^chain_devnet_mempool_txs 0$/m);
+    // No BDS in this process: the node says so.
+    assert.match(text, /^chain_node_info\{[^}]*block_service_mode="false"/m);
+    assert.match(text, /^chain_bds_info\{enabled="false",db_status="disabled"\} 1$/m);
+    assert.match(text, /^chain_bds_metric\{field="enabled"\} 0$/m);
   });
 });

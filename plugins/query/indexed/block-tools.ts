@@ -1,14 +1,15 @@
 import { z } from 'zod';
+import { QueryPath } from '../../../core/chain/abci-value.js';
 import { intOut, txHashSchema } from '../../../core/tools/chain-schemas.js';
 import { defineTool, type ToolDefinition } from '../../../core/tools/tool.js';
-import { blockByHash, blockByHeight, listBlocks } from '../reads/block-reads.js';
-import { txByHash, txsByContract, txsBySender, txsForBlock } from '../reads/tx-reads.js';
+import type { BdsReader } from './bds-reader.js';
+import type { GraphqlIndexed } from './graphql-indexed.js';
 import {
-  bdsLimit, bdsOffset, bdsRead, blockOut, blockRefArg, blockRefOf, heightArg, out, textArg, txItem, txOut, type BdsToolDeps,
-} from './tool-support.js';
+  bdsLimit, bdsOffset, blockOut, blockRefArg, blockRefPart, heightArg, rowOf, rowsOf, textArg, txItem, txOut, type Row,
+} from './indexed-schemas.js';
 
-/** Index status, blocks and transactions (mcp.md §4.6). */
-export function blockTools(deps: BdsToolDeps): ToolDefinition[] {
+/** Index status, blocks and transactions (mcp.md §4.6), read through the BDS query paths. */
+export function blockTools(bds: BdsReader, graphql: GraphqlIndexed): ToolDefinition[] {
   return [
     defineTool({
       name: 'get_bds_status',
@@ -21,8 +22,8 @@ export function blockTools(deps: BdsToolDeps): ToolDefinition[] {
         current_block_height: intOut.nullable(), height_lag: intOut.nullable(), indexed_height: intOut.nullable(), spool_pending_count: intOut,
         db_status: z.string(), alerts: z.array(z.record(z.string(), z.unknown())),
       }),
-      run: async () => {
-        const s = out(await deps.status());
+      run: async (_args, { signal }) => {
+        const s = rowOf(await bds.read('/bds_status', 'get_bds_status', signal)) ?? {};
         const indexed = (s.indexed ?? {}) as Record<string, unknown>;
         return {
           available: true, worker_running: Boolean(s.worker_running), catchup_running: Boolean(s.catchup_running), catching_up: Boolean(s.catching_up),
@@ -39,11 +40,11 @@ export function blockTools(deps: BdsToolDeps): ToolDefinition[] {
       capability: 'read',
       input: z.object({ limit: bdsLimit, offset: bdsOffset }),
       output: z.object({ items: z.array(z.object({ height: intOut, block_hash: z.string(), tx_count: intOut, app_hash: z.string(), block_time_iso: z.string() })) }),
-      run: ({ limit, offset }) => bdsRead('list_blocks', async () => ({
-        items: (await listBlocks(deps.knex(), limit, offset)).map(out).map((b) => ({
+      run: async ({ limit, offset }, { signal }) => ({
+        items: rowsOf(await bds.read(QueryPath.build('blocks', [], { limit, offset }), 'list_blocks', signal)).map((b) => ({
           height: b.height as number, block_hash: b.block_hash as string, tx_count: b.tx_count as number, app_hash: b.app_hash as string, block_time_iso: b.block_time_iso as string,
         })),
-      })),
+      }),
     }),
     defineTool({
       name: 'get_block',
@@ -52,10 +53,10 @@ export function blockTools(deps: BdsToolDeps): ToolDefinition[] {
       capability: 'read',
       input: z.object({ height: heightArg }),
       output: z.object({ found: z.boolean(), block: blockOut.nullable() }),
-      run: ({ height }) => bdsRead('get_block', async () => {
-        const row = await blockByHeight(deps.knex(), height);
-        return { found: row !== null, block: row ? (out(row) as z.input<typeof blockOut>) : null };
-      }),
+      run: async ({ height }, { signal }) => {
+        const row = rowOf(await bds.read(QueryPath.build('block', [height]), 'get_block', signal));
+        return { found: row !== null, block: row as z.input<typeof blockOut> | null };
+      },
     }),
     defineTool({
       name: 'get_block_by_hash',
@@ -64,10 +65,10 @@ export function blockTools(deps: BdsToolDeps): ToolDefinition[] {
       capability: 'read',
       input: z.object({ block_hash: z.string().regex(/^(0x)?[0-9a-fA-F]{64}$/, 'block_hash must be 64 hex characters').transform((h) => h.replace(/^0x/, '').toUpperCase()) }),
       output: z.object({ found: z.boolean(), block: blockOut.nullable() }),
-      run: ({ block_hash }) => bdsRead('get_block_by_hash', async () => {
-        const row = await blockByHash(deps.knex(), block_hash);
-        return { found: row !== null, block: row ? (out(row) as z.input<typeof blockOut>) : null };
-      }),
+      run: async ({ block_hash }, { signal }) => {
+        const row = rowOf(await bds.read(QueryPath.build('block_by_hash', [block_hash]), 'get_block_by_hash', signal));
+        return { found: row !== null, block: row as z.input<typeof blockOut> | null };
+      },
     }),
     defineTool({
       name: 'get_indexed_tx',
@@ -76,10 +77,11 @@ export function blockTools(deps: BdsToolDeps): ToolDefinition[] {
       capability: 'read',
       input: z.object({ tx_hash: txHashSchema }),
       output: z.object({ found: z.boolean(), transaction: txOut.extend({ payload: z.unknown(), envelope: z.unknown() }).nullable() }),
-      run: ({ tx_hash }) => bdsRead('get_indexed_tx', async () => {
-        const row = await txByHash(deps.knex(), tx_hash);
-        return { found: row !== null, transaction: row ? { ...txItem(row), payload: out(row).payload, envelope: out(row).envelope } : null };
-      }),
+      run: async ({ tx_hash }, { signal }) => {
+        const answer = await bds.tryRead(QueryPath.build('tx', [tx_hash]), 'get_indexed_tx', signal);
+        const row = 'json' in answer ? rowOf(answer.json) : ((await graphql.tx(tx_hash, 'get_indexed_tx', answer.noBds, signal)) as Row | null);
+        return { found: row !== null, transaction: row ? { ...txItem(row), payload: row.payload, envelope: row.envelope } : null };
+      },
     }),
     defineTool({
       name: 'list_txs_for_block',
@@ -88,7 +90,9 @@ export function blockTools(deps: BdsToolDeps): ToolDefinition[] {
       capability: 'read',
       input: z.object({ block_ref: blockRefArg }),
       output: z.object({ items: z.array(txOut) }),
-      run: ({ block_ref }) => bdsRead('list_txs_for_block', async () => ({ items: (await txsForBlock(deps.knex(), blockRefOf(block_ref))).map(txItem) })),
+      run: async ({ block_ref }, { signal }) => ({
+        items: rowsOf(await bds.read(QueryPath.build('txs_for_block', [blockRefPart(block_ref)]), 'list_txs_for_block', signal)).map(txItem),
+      }),
     }),
     defineTool({
       name: 'list_txs_by_sender',
@@ -97,7 +101,9 @@ export function blockTools(deps: BdsToolDeps): ToolDefinition[] {
       capability: 'read',
       input: z.object({ sender: textArg('sender'), limit: bdsLimit, offset: bdsOffset }),
       output: z.object({ items: z.array(txOut) }),
-      run: ({ sender, limit, offset }) => bdsRead('list_txs_by_sender', async () => ({ items: (await txsBySender(deps.knex(), sender, limit, offset)).map(txItem) })),
+      run: async ({ sender, limit, offset }, { signal }) => ({
+        items: rowsOf(await bds.read(QueryPath.build('txs_by_sender', [sender], { limit, offset }), 'list_txs_by_sender', signal)).map(txItem),
+      }),
     }),
     defineTool({
       name: 'list_txs_by_contract',
@@ -106,7 +112,9 @@ export function blockTools(deps: BdsToolDeps): ToolDefinition[] {
       capability: 'read',
       input: z.object({ contract: textArg('contract'), limit: bdsLimit, offset: bdsOffset }),
       output: z.object({ items: z.array(txOut) }),
-      run: ({ contract, limit, offset }) => bdsRead('list_txs_by_contract', async () => ({ items: (await txsByContract(deps.knex(), contract, limit, offset)).map(txItem) })),
+      run: async ({ contract, limit, offset }, { signal }) => ({
+        items: rowsOf(await bds.read(QueryPath.build('txs_by_contract', [contract], { limit, offset }), 'list_txs_by_contract', signal)).map(txItem),
+      }),
     }),
   ];
 }

@@ -1,18 +1,13 @@
-import type { Knex } from 'knex';
 import { z } from 'zod';
-import { ApiError } from '../../../core/errors.js';
-import { intOut, toolJson } from '../../../core/tools/chain-schemas.js';
-import type { BlockRef, Row } from '../reads/columns.js';
+import type { JsonValue } from '../../../core/chain/canonical-json.js';
+import { intOut } from '../../../core/tools/chain-schemas.js';
 
 /**
- * What the indexed-read tools share: the database they read, argument schemas with the
- * reference's names and BDS limits (mcp.md §4.6-4.7), and row mappers that keep integers exact
- * (numbers when safe, digit strings beyond 2^53) and decimals as strings.
+ * What the indexed-read tools share: argument schemas with the reference's names and BDS limits
+ * (mcp.md §4.6-4.7), and mappers of the BDS query paths' rows (already tool JSON: integers exact,
+ * numbers when safe and digit strings beyond 2^53, decimals as strings).
  */
-export interface BdsToolDeps {
-  knex(): Knex;
-  status(): Promise<Record<string, unknown>>;
-}
+export type Row = Record<string, JsonValue>;
 
 export const bdsLimit = z.number().int().min(0).max(1000).default(100).describe('page size, 0 to 1000 (default 100)');
 export const bdsOffset = z.number().int().min(0).default(0).describe('rows to skip (default 0)');
@@ -22,31 +17,31 @@ export const blockRefArg = z
   .union([z.number().int().min(0), z.string().regex(/^([0-9]+|[0-9a-fA-F]{64})$/, 'must be a block height or a 64-hex block hash')])
   .describe('block height (integer) or 64-hex block hash');
 export const tagKindArg = z.enum(['sync_hint', 'discovery_tag']).default('sync_hint').describe('tag kind: sync_hint (per wallet) or discovery_tag (per output)');
-export const textArg = (what: string) => z.string().min(1, `${what} must not be empty`).max(1024).refine((v) => !v.includes('/'), `${what} must not contain "/"`);
+/** Free text that becomes one query-path segment: no "/" (a segment separator) and no NUL (PostgreSQL text cannot hold it). */
+export const textArg = (what: string) => z.string().min(1, `${what} must not be empty`).max(1024)
+  .refine((v) => !v.includes('/'), `${what} must not contain "/"`)
+  .refine((v) => !v.includes('\u0000'), `${what} must not contain a NUL character`);
 
-export function blockRefOf(value: number | string): BlockRef {
-  if (typeof value === 'string' && value.length === 64) return { hash: value };
-  return { height: Number(value) };
+/** The `<height-or-hash>` segment: a 64-hex hash upper-cased as the index stores it, else the height. */
+export function blockRefPart(value: number | string): string {
+  return typeof value === 'string' && value.length === 64 ? value.toUpperCase() : String(Number(value));
 }
 
-/** A row as tool output: bigints → numbers or digit strings, JSON columns as values. */
-export function out(row: Row): Record<string, unknown> {
-  return toolJson(row) as Record<string, unknown>;
+/** A path answer that should be a row (or null). */
+export function rowOf(value: JsonValue): Row | null {
+  return typeof value === 'object' && value !== null && !Array.isArray(value) ? (value as Row) : null;
+}
+
+/** A path answer that should be a list of rows, or an envelope `{items: […]}`. */
+export function rowsOf(value: JsonValue): Row[] {
+  const list = Array.isArray(value) ? value : Array.isArray(rowOf(value)?.items) ? (rowOf(value)!.items as JsonValue[]) : [];
+  return list.filter((r): r is Row => rowOf(r) !== null);
 }
 
 /** `created_at` is `created` in the SDK models (mcp.md §4.6). */
 export function withCreated(row: Row): Record<string, unknown> {
-  const { created_at, ...rest } = out(row);
+  const { created_at, ...rest } = row;
   return { ...rest, created: created_at ?? null };
-}
-
-export async function bdsRead<T>(what: string, run: () => Promise<T>): Promise<T> {
-  try {
-    return await run();
-  } catch (err) {
-    if (err instanceof ApiError) throw err;
-    throw new ApiError(503, 'bds_unavailable', `${what}: the BDS index could not be read (${(err as Error).message})`, { retryable: true });
-  }
 }
 
 export const blockOut = z.object({

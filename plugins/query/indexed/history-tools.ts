@@ -1,16 +1,18 @@
 import { z } from 'zod';
+import { QueryPath } from '../../../core/chain/abci-value.js';
 import { decimalOut, intOut, stateKeySchema, txHashSchema } from '../../../core/tools/chain-schemas.js';
 import { defineTool, type ToolDefinition } from '../../../core/tools/tool.js';
-import { eventsAfter, eventsForTx, eventsPage } from '../reads/event-reads.js';
-import { developerRewards } from '../reads/reward-reads.js';
-import { shieldedTagsAfter, shieldedTagsPage, shieldedWalletHistory } from '../reads/shielded-reads.js';
-import { stateForBlock, stateForTx, stateHistory } from '../reads/state-reads.js';
+import type { BdsReader } from './bds-reader.js';
+import type { GraphqlIndexed } from './graphql-indexed.js';
 import {
-  afterIdArg, bdsLimit, bdsOffset, bdsRead, blockRefArg, blockRefOf, eventOut, out, stateEntryOut, tagKindArg, textArg, withCreated, type BdsToolDeps,
-} from './tool-support.js';
+  afterIdArg, bdsLimit, bdsOffset, blockRefArg, blockRefPart, eventOut, rowOf, rowsOf, stateEntryOut, tagKindArg, textArg, withCreated,
+} from './indexed-schemas.js';
 
-/** Events, state history, developer rewards and the shielded feeds (mcp.md §4.6-4.7). */
-export function historyTools(deps: BdsToolDeps): ToolDefinition[] {
+/** A state key as the history path takes it; NUL cannot be in PostgreSQL text, so it is refused here. */
+const historyKeyArg = stateKeySchema.refine((v) => !v.includes('\u0000'), 'key must not contain a NUL character');
+
+/** Events, state history, developer rewards and the shielded feeds (mcp.md §4.6-4.7), read through the BDS query paths. */
+export function historyTools(bds: BdsReader, graphql: GraphqlIndexed): ToolDefinition[] {
   const lastId = (items: Array<Record<string, unknown>>, key: string) => (items.length ? (items[items.length - 1]![key] as number) : null);
   return [
     defineTool({
@@ -20,7 +22,9 @@ export function historyTools(deps: BdsToolDeps): ToolDefinition[] {
       capability: 'read',
       input: z.object({ tx_hash: txHashSchema }),
       output: z.object({ items: z.array(eventOut) }),
-      run: ({ tx_hash }) => bdsRead('get_events_for_tx', async () => ({ items: (await eventsForTx(deps.knex(), tx_hash)).map(withCreated) as z.input<typeof eventOut>[] })),
+      run: async ({ tx_hash }, { signal }) => ({
+        items: rowsOf(await bds.read(QueryPath.build('events_for_tx', [tx_hash]), 'get_events_for_tx', signal)).map(withCreated) as z.input<typeof eventOut>[],
+      }),
     }),
     defineTool({
       name: 'list_events',
@@ -29,21 +33,27 @@ export function historyTools(deps: BdsToolDeps): ToolDefinition[] {
       capability: 'read',
       input: z.object({ contract: textArg('contract'), event: textArg('event'), limit: bdsLimit, offset: bdsOffset, after_id: afterIdArg }),
       output: z.object({ items: z.array(eventOut), next_after_id: intOut.nullable() }),
-      run: ({ contract, event, limit, offset, after_id }) => bdsRead('list_events', async () => {
-        const rows = after_id === undefined ? await eventsPage(deps.knex(), contract, event, limit, offset) : await eventsAfter(deps.knex(), contract, event, after_id, limit);
-        const items = rows.map(withCreated) as z.input<typeof eventOut>[];
+      run: async ({ contract, event, limit, offset, after_id }, { signal }) => {
+        const path = QueryPath.build('events', [contract, event], after_id === undefined ? { limit, offset } : { limit, after_id });
+        const answer = await bds.tryRead(path, 'list_events', signal);
+        const rows = 'json' in answer ? rowsOf(answer.json) : await graphql.events(contract, event, limit, offset, after_id, 'list_events', answer.noBds, signal);
+        const items = rows.map((r) => withCreated(r as never)) as z.input<typeof eventOut>[];
         const maxId = items.reduce<number | null>((m, e) => (m === null || Number(e.id) > m ? Number(e.id) : m), null);
         return { items, next_after_id: maxId ?? after_id ?? null };
-      }),
+      },
     }),
     defineTool({
       name: 'get_state_history',
       title: 'Get state history',
       description: 'Changes of one state key, newest first: value, transaction, block.',
       capability: 'read',
-      input: z.object({ key: stateKeySchema, limit: bdsLimit, offset: bdsOffset }),
+      input: z.object({ key: historyKeyArg, limit: bdsLimit, offset: bdsOffset }),
       output: z.object({ items: z.array(stateEntryOut) }),
-      run: ({ key, limit, offset }) => bdsRead('get_state_history', async () => ({ items: (await stateHistory(deps.knex(), key, limit, offset)).map(withCreated) as z.input<typeof stateEntryOut>[] })),
+      run: async ({ key, limit, offset }, { signal }) => {
+        const answer = await bds.tryRead(QueryPath.build('state_history', [key], { limit, offset }), 'get_state_history', signal);
+        const rows = 'json' in answer ? rowsOf(answer.json) : await graphql.stateHistory(key, limit, offset, 'get_state_history', answer.noBds, signal);
+        return { items: rows.map((r) => withCreated(r as never)) as z.input<typeof stateEntryOut>[] };
+      },
     }),
     defineTool({
       name: 'get_state_for_tx',
@@ -52,7 +62,9 @@ export function historyTools(deps: BdsToolDeps): ToolDefinition[] {
       capability: 'read',
       input: z.object({ tx_hash: txHashSchema }),
       output: z.object({ items: z.array(stateEntryOut) }),
-      run: ({ tx_hash }) => bdsRead('get_state_for_tx', async () => ({ items: (await stateForTx(deps.knex(), tx_hash)).map(withCreated) as z.input<typeof stateEntryOut>[] })),
+      run: async ({ tx_hash }, { signal }) => ({
+        items: rowsOf(await bds.read(QueryPath.build('state_for_tx', [tx_hash]), 'get_state_for_tx', signal)).map(withCreated) as z.input<typeof stateEntryOut>[],
+      }),
     }),
     defineTool({
       name: 'get_state_for_block',
@@ -61,7 +73,9 @@ export function historyTools(deps: BdsToolDeps): ToolDefinition[] {
       capability: 'read',
       input: z.object({ block_ref: blockRefArg }),
       output: z.object({ items: z.array(stateEntryOut) }),
-      run: ({ block_ref }) => bdsRead('get_state_for_block', async () => ({ items: (await stateForBlock(deps.knex(), blockRefOf(block_ref))).map(out) as z.input<typeof stateEntryOut>[] })),
+      run: async ({ block_ref }, { signal }) => ({
+        items: rowsOf(await bds.read(QueryPath.build('state_for_block', [blockRefPart(block_ref)]), 'get_state_for_block', signal)) as z.input<typeof stateEntryOut>[],
+      }),
     }),
     defineTool({
       name: 'get_developer_rewards',
@@ -73,10 +87,10 @@ export function historyTools(deps: BdsToolDeps): ToolDefinition[] {
         recipient_key: z.string(), total_rewards: decimalOut, reward_count: intOut, tx_count: intOut, contract_count: intOut,
         first_block_height: intOut.nullable(), last_block_height: intOut.nullable(), first_reward_at: z.string().nullable(), last_reward_at: z.string().nullable(),
       }),
-      run: ({ recipient_key }) => bdsRead('get_developer_rewards', async () => {
-        const r = out(await developerRewards(deps.knex(), recipient_key));
-        return { ...r, total_rewards: plainDecimal(String(r.total_rewards)) } as never;
-      }),
+      run: async ({ recipient_key }, { signal }) => {
+        const r = rowOf(await bds.read(QueryPath.build('developer_rewards', [recipient_key]), 'get_developer_rewards', signal)) ?? {};
+        return { ...r, total_rewards: plainDecimal(String(r.total_rewards ?? '0')) } as never;
+      },
     }),
     defineTool({
       name: 'list_shielded_output_tags',
@@ -85,12 +99,12 @@ export function historyTools(deps: BdsToolDeps): ToolDefinition[] {
       capability: 'read',
       input: z.object({ tag_value: textArg('tag_value'), kind: tagKindArg, limit: bdsLimit, offset: bdsOffset, after_id: afterIdArg }),
       output: z.object({ items: z.array(z.record(z.string(), z.unknown())), next_after_id: intOut.nullable() }),
-      run: ({ tag_value, kind, limit, offset, after_id }) => bdsRead('list_shielded_output_tags', async () => {
-        const rows = after_id === undefined ? await shieldedTagsPage(deps.knex(), kind, tag_value, limit, offset) : await shieldedTagsAfter(deps.knex(), kind, tag_value, after_id, limit);
-        const items = rows.map(withCreated);
+      run: async ({ tag_value, kind, limit, offset, after_id }, { signal }) => {
+        const path = QueryPath.build('shielded_output_tags', [tag_value], after_id === undefined ? { limit, offset, kind } : { limit, after_id, kind });
+        const items = rowsOf(await bds.read(path, 'list_shielded_output_tags', signal)).map(withCreated);
         const maxId = items.reduce<number | null>((m, e) => (m === null || Number(e.id) > m ? Number(e.id) : m), null);
         return { items, next_after_id: maxId ?? after_id ?? null };
-      }),
+      },
     }),
     defineTool({
       name: 'list_shielded_wallet_history',
@@ -99,11 +113,12 @@ export function historyTools(deps: BdsToolDeps): ToolDefinition[] {
       capability: 'read',
       input: z.object({ tag_value: textArg('tag_value'), kind: tagKindArg, limit: bdsLimit, after_note_index: z.number().int().min(0).default(0).describe('first note index to return (inclusive)') }),
       output: z.object({ items: z.array(z.record(z.string(), z.unknown())), next_after_note_index: intOut }),
-      run: ({ tag_value, kind, limit, after_note_index }) => bdsRead('list_shielded_wallet_history', async () => {
-        const items = (await shieldedWalletHistory(deps.knex(), kind, tag_value, after_note_index, limit)).map(withCreated);
+      run: async ({ tag_value, kind, limit, after_note_index }, { signal }) => {
+        const path = QueryPath.build('shielded_wallet_history', [tag_value], { limit, after_note_index, kind });
+        const items = rowsOf(await bds.read(path, 'list_shielded_wallet_history', signal)).map(withCreated);
         const last = lastId(items, 'note_index');
         return { items, next_after_note_index: last === null ? after_note_index : Number(last) + 1 };
-      }),
+      },
     }),
   ];
 }
