@@ -45,11 +45,11 @@ export const bdsPlugin = definePlugin({
     const contributed = ctx.createContributionList<BdsIndexer>('bds indexer', (i) => i.name);
     const rt: BdsRuntime = { service: null, indexers: () => contributed.values() };
     runtimes.set(ctx.container, rt);
-    const registrar: BdsIndexerRegistrar = {
-      addIndexer: (indexer) => contributed.add(`indexer:${indexer.name}`, indexer),
+    // Each contributing plugin gets its own registrar, so an indexer is recorded under (and a duplicate names) the plugin that added it.
+    ctx.provide(bdsIndexers, (contributor): BdsIndexerRegistrar => ({
+      addIndexer: (indexer) => contributed.add(contributor.name, indexer),
       knex: () => requireService(rt).db.knex,
-    };
-    ctx.provideExtensionPoint(bdsIndexers, registrar);
+    }));
     const handle: BdsDatabaseHandle = {
       get knex() { return requireService(rt).db.knex; },
       get schema() { return requireService(rt).db.schema; },
@@ -77,6 +77,11 @@ export const bdsPlugin = definePlugin({
       log: ctx.log,
       onDbError,
     });
+    const opened = rt.service;
+    ctx.onStop(async () => {
+      await opened.stop();
+      if (rt.service === opened) rt.service = null;
+    });
     addBdsGauges(metrics, () => rt.service);
     for (const path of rt.service.queryPaths()) ctx.queryPaths.add(path);
     const service = rt.service;
@@ -92,10 +97,5 @@ export const bdsPlugin = definePlugin({
     }
     service.start();
     ctx.log.info(`BDS indexing into ${service.db.describe()}; spool ${service.spool.dir}`);
-  },
-  async stop(ctx) {
-    const rt = runtimes.get(ctx.container);
-    await rt?.service?.stop();
-    if (rt) rt.service = null;
   },
 });

@@ -38,6 +38,8 @@ export const devnetPlugin = definePlugin({
       logger: ctx.log,
     });
     opening.catch(() => undefined);
+    // Released when the host stops, started or not: Host.create then stop() must free the devnet's home for the next boot.
+    ctx.onStop(async () => (await opening.catch(() => undefined))?.close());
     ctx.container.register(asInjectionToken(DevnetOpening), { useValue: opening });
     ctx.provide(CoreTokens.chainNode, new ChainNode(new DeferredChainRpc(opening.then((d) => d.rpc))));
   },
@@ -52,11 +54,6 @@ export const devnetPlugin = definePlugin({
     const o = ctx.options;
     const urls = o.listen ? await devnet.listen({ host: o.host, port: o.port, metricsPort: o.metricsPort }) : undefined;
     if (o.printAccounts) printDevnetBanner(devnet, urls);
-  },
-
-  async stop(ctx) {
-    const devnet = await ctx.container.resolve(asInjectionToken(DevnetOpening)).catch(() => undefined);
-    await devnet?.close();
   },
 });
 

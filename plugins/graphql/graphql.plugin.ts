@@ -23,11 +23,11 @@ export const graphqlPlugin = definePlugin({
   config: graphqlConfigSchema,
   register(ctx) {
     const list = ctx.createContributionList<GraphqlContribution>('GraphQL contribution', contributionKey, null);
-    const registrar: GraphqlRegistrar = {
-      addTable: (table) => list.add('graphql.types', { kind: 'table', table }),
-      addQueryFields: (fields) => list.add('graphql.types', { kind: 'fields', fields }),
-    };
-    ctx.provideExtensionPoint(graphqlContributions, registrar);
+    // One registrar per contributing plugin: each contribution is recorded under the plugin that made it.
+    ctx.provide(graphqlContributions, (contributor): GraphqlRegistrar => ({
+      addTable: (table) => list.add(contributor.name, { kind: 'table', table }),
+      addQueryFields: (fields) => list.add(contributor.name, { kind: 'fields', fields }),
+    }));
     state.set(ctx, { list, engine: null, source: null, owned: false });
   },
   init(ctx) {
