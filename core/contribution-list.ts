@@ -26,8 +26,10 @@ export class ContributionList<T> {
 
   constructor(
     readonly kind: string,
-    private readonly keyOf: (value: T) => string,
-    private readonly capabilityOf: ((value: T) => unknown) | null = (value) => (value as { capability?: unknown }).capability,
+    /** The unique key of a contribution (a tool's name, a route's `server:id`). */
+    readonly keyOf: (value: T) => string,
+    /** Its declared capability; null for kinds the policy does not apply to (servers). */
+    readonly capabilityOf: ((value: T) => unknown) | null = (value) => (value as { capability?: unknown }).capability,
   ) {}
 
   add(plugin: string, value: T): void {

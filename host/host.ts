@@ -152,9 +152,7 @@ export class Host {
   /** Starts every plugin in order, then binds every declared server. */
   async start(): Promise<void> {
     // Bind rules first: a refused bind must not leave started plugins behind.
-    for (const declaration of this.servers.values()) {
-      checkBindRules(declaration, this.config.settings);
-    }
+    this.checkBindRules();
     await this.phase('start', async (b) => {
       await b.plugin.start?.(b.ctx);
       b.started = true;
@@ -167,6 +165,11 @@ export class Host {
       await this.stop().catch(() => undefined);
       throw err;
     }
+  }
+
+  /** Refuses (BootError unsafe_bind) any declared server the bind rules forbid, without binding anything. */
+  checkBindRules(): void {
+    for (const declaration of this.servers.values()) checkBindRules(declaration, this.config.settings);
   }
 
   async stop(): Promise<void> {
