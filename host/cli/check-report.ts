@@ -23,9 +23,14 @@ export function checkReport(host: Host): string[] {
 
 function rowsOf(list: ContributionList<unknown>): string[][] {
   const capability = (value: unknown) => (list.capabilityOf ? String(list.capabilityOf(value)) : '-');
+  // A query path is keyed by its route; its pattern says more.
+  const label = (value: unknown) => {
+    const pattern = (value as { pattern?: unknown }).pattern;
+    return typeof pattern === 'string' ? pattern : list.keyOf(value);
+  };
   return [
-    ...list.list().map((e) => [list.keyOf(e.value), capability(e.value), `from ${e.plugin}`]),
-    ...list.withheld().map((e) => [list.keyOf(e.value), capability(e.value), `from ${e.plugin}`, 'withheld by the policy']),
+    ...list.list().map((e) => [label(e.value), capability(e.value), `from ${e.plugin}`]),
+    ...list.withheld().map((e) => [label(e.value), capability(e.value), `from ${e.plugin}`, 'withheld by the policy']),
   ];
 }
 
