@@ -50,9 +50,9 @@ export class ContributionList<T> {
     this.byKey.set(key, entry);
   }
 
-  /** Drops what an optional plugin contributed before its boot failed. */
+  /** Drops what an optional plugin contributed before its boot failed (also after freeze: a failure in start, before any server binds). */
   removePlugin(plugin: string): void {
-    if (this.frozen) return;
+    for (const [key, entry] of this.withheldByKey) if (entry.plugin === plugin) this.withheldByKey.delete(key);
     for (let i = this.items.length - 1; i >= 0; i--) {
       const entry = this.items[i]!;
       if (entry.plugin === plugin) {

@@ -154,6 +154,20 @@ describe('the plugin kernel', function () {
       }
       assert.deepEqual(globalThis.kernelLog, ['flaky released'], 'released once');
     });
+
+    it('also when it fails in start, before any server binds', async () => {
+      const late = pluginSource('late', `
+        init(ctx) { ctx.tools.add({ name: 'late_tool', title: 't', description: 'd', capability: 'read', ${noSchema} }); },
+        start() { throw new Error('port of its upstream closed'); },`);
+      const host = await Host.create(await configWith({ late }, { optionalPlugins: ['./late.mjs'] }), { log: silentLogger });
+      await host.start();
+      try {
+        assert.deepEqual(host.pluginNames(), []);
+        assert.deepEqual(host.tools.values(), []);
+      } finally {
+        await host.stop();
+      }
+    });
   });
 
   describe('extension points know their contributor', () => {
