@@ -18,7 +18,7 @@ function blocks(markdown: string, lang: string): string[] {
  * (and Node built-ins), and compiles, strict, against the emitted declarations — as a package
  * depending on chainhost by a `file:` link would.
  */
-describe('docs/plugin-authoring.md', function () {
+describe('docs/plugin-authoring.md (and the README\'s plugin example)', function () {
   this.timeout(600_000);
   let markdown: string;
   before(async () => {
@@ -44,8 +44,12 @@ describe('docs/plugin-authoring.md', function () {
     const dir = await mkdtemp(path.join(os.tmpdir(), 'chainhost-doc-snippets-'));
     try {
       await linkHost(dir);
-      const files = blocks(markdown, 'ts').map((_, i) => `snippet-${i + 1}.ts`);
-      for (const [i, snippet] of blocks(markdown, 'ts').entries()) await writeFile(path.join(dir, files[i]!), snippet);
+      // The README's plugin example too: it imports the same entry points.
+      const readme = blocks(await readFile(path.join(REPO_ROOT, 'README.md'), 'utf8'), 'ts').filter((b) => b.includes("from 'chainhost/plugin'"));
+      assert.equal(readme.length, 1, 'README.md has one plugin example');
+      const snippets = [...blocks(markdown, 'ts'), ...readme];
+      const files = snippets.map((_, i) => (i < snippets.length - 1 ? `snippet-${i + 1}.ts` : 'readme-plugin.ts'));
+      for (const [i, snippet] of snippets.entries()) await writeFile(path.join(dir, files[i]!), snippet);
       await writeFile(path.join(dir, 'package.json'), JSON.stringify({ name: 'doc-snippets', type: 'module', private: true }));
       await writeFile(path.join(dir, 'tsconfig.json'), JSON.stringify({
         compilerOptions: {
