@@ -1,3 +1,4 @@
+// tsyringe refuses to load without a Reflect metadata polyfill; no decorator is used, so this is the only import of it.
 import 'reflect-metadata';
 import http from 'node:http';
 import { container as rootContainer, instanceCachingFactory, type DependencyContainer } from 'tsyringe';
