@@ -1,10 +1,8 @@
 import { simulationRefusalCounter } from '../../core/chain/simulation-refusals.js';
 import { CoreTokens } from '../../core/core-tokens.js';
-import { definePlugin, type PluginContext } from '../../core/plugin.js';
-import { dashboardConfigSchema, type DashboardOptions } from './dashboard.config.js';
+import { definePlugin } from '../../core/plugin.js';
+import { dashboardConfigSchema } from './dashboard.config.js';
 import { DASHBOARD_REFUSALS, DashboardSurface } from './dashboard-surface.js';
-
-const surfaces = new WeakMap<PluginContext<DashboardOptions>, DashboardSurface>();
 
 /**
  * The optional dashboard (spec §1.8, §4): REST routes, the `/ws` feed and the explorer on a
@@ -27,13 +25,9 @@ export const dashboardPlugin = definePlugin({
       log: ctx.log,
       countSimulateRefusal: simulationRefusalCounter(ctx.resolve(CoreTokens.metrics), 'dashboard', DASHBOARD_REFUSALS),
     });
-    surfaces.set(ctx, surface);
+    ctx.onStop(() => surface.stop());
     ctx.servers.declare(surface.server());
     for (const route of surface.routes()) ctx.routes.add(route);
     ctx.routes.addWebSocket(surface.webSocket());
-  },
-  async stop(ctx) {
-    await surfaces.get(ctx)?.stop();
-    surfaces.delete(ctx);
   },
 });
