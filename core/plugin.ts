@@ -62,6 +62,12 @@ export interface PluginContext<Options = unknown> {
    * implementation each contributing plugin gets from `use(point)`, knowing who it is.
    */
   provide<T>(point: ExtensionPoint<T>, factory: ExtensionPointFactory<T>): void;
+  /**
+   * Binds a service private to this plugin, in its own child container: the per-instance state
+   * its hooks share (one host's instance never sees another's). `resolve(token)` finds it.
+   */
+  bind<T>(token: Token<T>, value: T): void;
+  /** A service bound by this plugin, else one published to every plugin; `missing_dependency` when neither. */
   resolve<T>(token: Token<T>): T;
   tryResolve<T>(token: Token<T>): T | undefined;
 

@@ -402,6 +402,12 @@ export class Host {
       container: child,
       loadedPlugins,
       provide: provide as PluginContext['provide'],
+      bind<T>(token: Token<T>, value: T) {
+        if (child.isRegistered(asInjectionToken(token), false)) {
+          throw new BootError('duplicate_contribution', `plugin "${name}" binds "${tokenName(token)}" twice`);
+        }
+        child.register(asInjectionToken(token), { useValue: value });
+      },
       resolve<T>(token: Token<T>): T {
         if (token === CoreTokens.chainNode) host.nodeCreated = true;
         if (!child.isRegistered(asInjectionToken(token), true)) {

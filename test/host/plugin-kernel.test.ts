@@ -193,6 +193,18 @@ describe('the plugin kernel', function () {
     });
   });
 
+  describe('per-plugin scope', () => {
+    it('ctx.bind keeps a value private to the plugin instance that bound it', async () => {
+      const keeper = (name: string) => pluginSource(name, `
+        register(ctx) { ctx.bind(Symbol.for('chainhost:test.state'), { owner: ctx.name }); },
+        init(ctx) { globalThis.kernelLog.push(ctx.name + ' sees ' + ctx.resolve(Symbol.for('chainhost:test.state')).owner); },`);
+      const outsider = pluginSource('outsider', `init(ctx) { globalThis.kernelLog.push('outsider sees ' + ctx.tryResolve(Symbol.for('chainhost:test.state'))); },`);
+      const host = await Host.create(await configWith({ one: keeper('one'), two: keeper('two'), outsider }), { log: silentLogger });
+      await host.stop();
+      assert.deepEqual(globalThis.kernelLog, ['one sees one', 'two sees two', 'outsider sees undefined']);
+    });
+  });
+
   describe('a contribution aimed at something undeclared is a boot error naming the plugin', () => {
     const bootOf = (modules: Record<string, string>) => bootError(configWith(modules).then((c) => Host.create(c, { log: silentLogger })));
     const router = `{ routes: () => () => undefined, allowedMethods: () => () => undefined }`;
