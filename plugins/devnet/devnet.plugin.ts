@@ -4,7 +4,7 @@ import { simulationRefusalCounter } from '../../core/chain/simulation-refusals.j
 import { CoreTokens } from '../../core/core-tokens.js';
 import { BootError } from '../../core/errors.js';
 import { definePlugin, type PluginContext } from '../../core/plugin.js';
-import { asInjectionToken, createToken } from '../../core/tokens.js';
+import { createToken } from '../../core/tokens.js';
 import { isLoopbackHost } from '../../core/net/bind-address.js';
 import { devnetConfig } from './devnet.config.js';
 import { DeferredChainRpc } from './deferred-chain-rpc.js';
@@ -40,7 +40,7 @@ export const devnetPlugin = definePlugin({
     opening.catch(() => undefined);
     // Released when the host stops, started or not: Host.create then stop() must free the devnet's home for the next boot.
     ctx.onStop(async () => (await opening.catch(() => undefined))?.close());
-    ctx.container.register(asInjectionToken(DevnetOpening), { useValue: opening });
+    ctx.bind(DevnetOpening, opening);
     ctx.provide(CoreTokens.chainNode, new ChainNode(new DeferredChainRpc(opening.then((d) => d.rpc))));
   },
 
@@ -62,7 +62,7 @@ const DevnetOpening = createToken<Promise<Devnet>>('devnet.opening');
 
 async function devnetOf(ctx: PluginContext<unknown>): Promise<Devnet> {
   try {
-    return await ctx.container.resolve(asInjectionToken(DevnetOpening));
+    return await ctx.resolve(DevnetOpening);
   } catch (err) {
     throw new BootError('plugin_failed', `devnet cannot open: ${err instanceof Error ? err.message : String(err)}`, { cause: err });
   }
