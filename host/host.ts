@@ -1,3 +1,4 @@
+// tsyringe refuses to load without a Reflect metadata polyfill; no decorator is used, so this is the only import of it.
 import 'reflect-metadata';
 import http from 'node:http';
 import type { Duplex } from 'node:stream';
@@ -7,7 +8,7 @@ import { CapabilityPolicy } from '../core/capability.js';
 import { ContributionList } from '../core/contribution-list.js';
 import { CoreTokens } from '../core/core-tokens.js';
 import { ApiError, BootError } from '../core/errors.js';
-import type { ExtensionPoint } from '../core/extension-point.js';
+import { isExtensionPoint, type Contributor, type ExtensionPoint, type ExtensionPointFactory } from '../core/extension-point.js';
 import type { MetricsRegistrar } from '../core/metrics.js';
 import type { LoadedConfig } from '../core/config/load-config.js';
 import { parsePluginOptions } from '../core/config/load-config.js';
@@ -27,6 +28,9 @@ import { urlFor } from '../core/net/bind-address.js';
 import { HostMetrics, UNKNOWN_TOOL } from './metrics/host-metrics.js';
 import { METRICS_SERVER, metricsSurface } from './metrics/metrics-surface.js';
 
+/** Servers the host itself owns, bound only when the command and config ask for them. */
+const HOST_SERVERS = ['tools', METRICS_SERVER] as const;
+
 export interface HostOptions {
   log?: Logger;
   /** Extra surfaces the command adds before start (the tool server declares itself here). */
@@ -40,6 +44,15 @@ interface BootedPlugin {
   optional: boolean;
   failed?: string;
   started?: boolean;
+  /** Teardown the plugin registered with ctx.onStop, in the order it acquired the resources. */
+  stopHooks: Array<() => Promise<void> | void>;
+}
+
+/** An extension point's owner and the view it made for each plugin that used the point. */
+interface ProvidedPoint {
+  owner: string;
+  factory: ExtensionPointFactory<unknown>;
+  views: Map<string, unknown>;
 }
 
 interface RunningServer {
@@ -67,7 +80,7 @@ export class Host {
   private readonly lists: ContributionList<unknown>[] = [this.tools, this.queryPaths.list, this.routes, this.webSockets, this.servers] as ContributionList<unknown>[];
   private readonly container: DependencyContainer;
   private readonly provided = new Map<symbol, string>();
-  private readonly extensionPoints = new Map<string, { owner: string; implementation: unknown }>();
+  private readonly extensionPoints = new Map<string, ProvidedPoint>();
   private booted: BootedPlugin[] = [];
   private running: RunningServer[] = [];
   private stopping: Promise<void> | null = null;
@@ -79,12 +92,12 @@ export class Host {
     this.container = rootContainer.createChildContainer();
     const served = config.settings.metrics !== null;
     this.metrics = new HostMetrics({ processMetrics: served });
-    this.invoker = new ToolInvoker(this.tools, this.policy, this.log.child('tools'), {
+    this.invoker = new ToolInvoker(this.tools, this.log.child('tools'), {
       defaultTimeoutMs: config.settings.tools.timeoutMs,
       // Nothing per call when nobody scrapes: the hook is left out entirely.
       ...(served ? {
         onCallFinished: (e) => this.metrics.recordToolCall({
-          tool: this.tools.get(e.tool) ? e.tool : UNKNOWN_TOOL, transport: e.transport, outcome: e.outcome, durationMs: e.durationMs,
+          tool: this.tools.get(e.tool) || this.tools.withheldEntry(e.tool) ? e.tool : UNKNOWN_TOOL, transport: e.transport, outcome: e.outcome, durationMs: e.durationMs,
         }),
       } : {}),
     });
@@ -110,25 +123,38 @@ export class Host {
     host.booted = ordered.map((plugin) => {
       const key = keyOf.get(plugin.name)!;
       const options = parsePluginOptions(key, plugin.config, config.file.plugins[key]);
-      return { plugin, key, optional: optional.has(key) || optional.has(plugin.name), ctx: host.contextFor(plugin, options, loadedNames) };
+      const booted: BootedPlugin = { plugin, key, optional: optional.has(key) || optional.has(plugin.name), ctx: undefined!, stopHooks: [] };
+      booted.ctx = host.contextFor(booted, options, loadedNames);
+      return booted;
     });
     if (config.settings.metrics) {
       const { declaration, routes } = metricsSurface(host.metrics, config.settings.metrics);
       host.declareServer(declaration, routes);
     }
     for (const surface of options.surfaces ?? []) surface(host);
-    await host.phase('register', (b) => b.plugin.register?.(b.ctx));
-    await host.phase('init', (b) => b.plugin.init?.(b.ctx));
-    for (const list of host.lists) list.freeze();
+    try {
+      await host.phase('register', (b) => b.plugin.register?.(b.ctx));
+      await host.phase('init', (b) => b.plugin.init?.(b.ctx));
+      host.checkTargets();
+    } catch (err) {
+      // Release what the plugins acquired before the failure (an open devnet, a database).
+      await host.stop().catch(() => undefined);
+      throw err;
+    }
+    // One policy pass: what the capability policy refuses is withheld from every list here.
+    for (const list of host.lists) list.freeze(host.policy);
     return host;
+  }
+
+  /** Every contribution list: the host's (tools, query paths, routes, WebSockets, servers) and those plugins created for their extension points. */
+  contributionLists(): readonly ContributionList<unknown>[] {
+    return this.lists;
   }
 
   /** Starts every plugin in order, then binds every declared server. */
   async start(): Promise<void> {
     // Bind rules first: a refused bind must not leave started plugins behind.
-    for (const declaration of this.servers.values()) {
-      checkBindRules(declaration, this.config.settings);
-    }
+    this.checkBindRules();
     await this.phase('start', async (b) => {
       await b.plugin.start?.(b.ctx);
       b.started = true;
@@ -141,6 +167,11 @@ export class Host {
       await this.stop().catch(() => undefined);
       throw err;
     }
+  }
+
+  /** Refuses (BootError unsafe_bind) any declared server the bind rules forbid, without binding anything. */
+  checkBindRules(): void {
+    for (const declaration of this.servers.values()) checkBindRules(declaration, this.config.settings);
   }
 
   async stop(): Promise<void> {
@@ -180,7 +211,7 @@ export class Host {
     const lines = [
       `plugins: ${this.pluginNames().join(', ') || '(none)'}`,
       `policy: ${this.policy.describe()}`,
-      `tools: ${this.invoker.visible().length} visible of ${this.tools.values().length}`,
+      `tools: ${this.invoker.visible().length} visible of ${this.tools.values().length + this.tools.withheld().length}`,
       `node: ${this.provided.get(CoreTokens.chainNode) === 'host (default)' ? s.nodeUrl : `in-process (${this.provided.get(CoreTokens.chainNode)})`}; chain id ${s.chainId}`,
     ];
     for (const r of this.running) lines.push(`${r.declaration.name}: ${r.url}${r.declaration.name === METRICS_SERVER ? '/metrics' : ''}`);
@@ -195,7 +226,7 @@ export class Host {
       if (b.failed) continue;
       const missing = (b.plugin.requires ?? []).find((dep) => this.booted.find((o) => o.plugin.name === dep)?.failed);
       if (missing) {
-        this.markFailed(b, `requires ${missing}, which failed`);
+        await this.markFailed(b, `requires ${missing}, which failed`);
         continue;
       }
       try {
@@ -204,7 +235,7 @@ export class Host {
         const reason = err instanceof Error ? err.message : String(err);
         if (b.optional && !(err instanceof BootError && (err.code === 'duplicate_tool' || err.code === 'missing_capability'))) {
           this.log.warn(`optional plugin ${b.plugin.name} failed to ${name}; continuing without it`, { reason });
-          this.markFailed(b, reason);
+          await this.markFailed(b, reason);
           continue;
         }
         if (name === 'start') await this.stop().catch(() => undefined);
@@ -214,20 +245,51 @@ export class Host {
     }
   }
 
-  private markFailed(b: BootedPlugin, reason: string): void {
+  /** A failed optional plugin leaves nothing behind: its contributions, the points it owns, what it acquired. */
+  private async markFailed(b: BootedPlugin, reason: string): Promise<void> {
     b.failed = reason;
     for (const list of this.lists) list.removePlugin(b.plugin.name);
+    for (const [id, point] of this.extensionPoints) if (point.owner === b.plugin.name) this.extensionPoints.delete(id);
+    await this.runStopHooks(b);
+  }
+
+  private async runStopHooks(b: BootedPlugin): Promise<void> {
+    const hooks = b.stopHooks.splice(0).reverse();
+    for (const hook of hooks) {
+      try {
+        await hook();
+      } catch (err) {
+        this.log.error(`plugin ${b.plugin.name}: a stop hook failed`, { reason: err instanceof Error ? err.message : String(err) });
+      }
+    }
+  }
+
+  /**
+   * Every route and WebSocket must target a declared server: a typo is a boot error naming the
+   * plugin, not a silent drop. The host's own servers (`tools`, `metrics`) are known even when
+   * this command does not serve them; what targets them is then simply not mounted.
+   */
+  private checkTargets(): void {
+    const declared = new Set([...HOST_SERVERS, ...this.servers.values().map((s) => s.name)]);
+    const targeted = [
+      ...this.routes.list().map((e) => ({ plugin: e.plugin, what: `route "${e.value.id}"`, server: e.value.server })),
+      ...this.webSockets.list().map((e) => ({ plugin: e.plugin, what: `WebSocket "${e.value.path}"`, server: e.value.server })),
+    ];
+    for (const t of targeted) {
+      if (declared.has(t.server)) continue;
+      throw new BootError('unknown_target', `plugin "${t.plugin}" adds ${t.what} to server "${t.server}", which is not declared (declared: ${[...declared].join(', ') || 'none'}); declare it with ctx.servers.declare, or check ctx.servers.isDeclared first`);
+    }
   }
 
   private async listen(declaration: ServerDeclaration): Promise<RunningServer> {
-    const routes = this.routes.values().filter((r) => r.server === declaration.name && this.policy.allows(r.capability));
+    const routes = this.routes.values().filter((r) => r.server === declaration.name);
     const outer = this.config.settings.metrics ? [this.metrics.httpMiddleware(declaration.name)] : [];
     const app = createKoaApp(declaration, routes, this.log, outer);
     const maxHeaderSize = declaration.maxHeaderBytes ?? http.maxHeaderSize;
     const server = http.createServer({ maxHeaderSize }, this.requestListener(declaration, app.callback()));
     server.keepAliveTimeout = 65_000;
     server.on('clientError', (err: NodeJS.ErrnoException, socket) => answerClientError(err, socket, maxHeaderSize));
-    const sockets = this.webSockets.values().filter((w) => w.server === declaration.name && this.policy.allows(w.capability));
+    const sockets = this.webSockets.values().filter((w) => w.server === declaration.name);
     let wss: WebSocketServer | undefined;
     if (sockets.length) {
       wss = new WebSocketServer({ noServer: true, maxPayload: 64 * 1024 });
@@ -291,12 +353,15 @@ export class Host {
     }
     this.running = [];
     for (const b of [...this.booted].reverse()) {
-      if (!b.started || b.failed) continue;
-      try {
-        await b.plugin.stop?.(b.ctx);
-      } catch (err) {
-        this.log.error(`plugin ${b.plugin.name} failed to stop cleanly`, { reason: err instanceof Error ? err.message : String(err) });
+      if (b.started && !b.failed) {
+        try {
+          await b.plugin.stop?.(b.ctx);
+        } catch (err) {
+          this.log.error(`plugin ${b.plugin.name} failed to stop cleanly`, { reason: err instanceof Error ? err.message : String(err) });
+        }
       }
+      // Also for plugins never started: what register or init acquired is released here.
+      await this.runStopHooks(b);
     }
     const node = this.provided.get(CoreTokens.chainNode) === 'host (default)' && this.container.isRegistered(asInjectionToken(CoreTokens.chainNode));
     if (node && this.nodeCreated) await this.resolve(CoreTokens.chainNode).close();
@@ -304,11 +369,40 @@ export class Host {
 
   private nodeCreated = false;
 
-  private contextFor(plugin: AnyPlugin, options: unknown, loadedPlugins: readonly string[]): PluginContext<unknown> {
+  private contextFor(booted: BootedPlugin, options: unknown, loadedPlugins: readonly string[]): PluginContext<unknown> {
     const host = this;
     const child = this.container.createChildContainer();
-    const name = plugin.name;
+    const name = booted.plugin.name;
     const log = this.log.child(name);
+    const contributor: Contributor = { name, log };
+    const provideService = (token: Token<unknown>, value: unknown) => {
+      const previous = host.provided.get(token);
+      if (previous && previous !== 'host (default)') {
+        throw new BootError('duplicate_contribution', `service "${tokenName(token)}" is provided twice: by ${previous} and by plugin "${name}"`);
+      }
+      host.provided.set(token, `plugin ${name}`);
+      host.container.register(asInjectionToken(token), { useValue: value });
+    };
+    const providePoint = (point: ExtensionPoint<unknown>, factory: ExtensionPointFactory<unknown>) => {
+      if (typeof factory !== 'function') {
+        throw new BootError('invalid_contribution', `plugin "${name}" provides extension point "${point.id}" without a factory; call ctx.provide(point, (contributor) => implementation)`);
+      }
+      const existing = host.extensionPoints.get(point.id);
+      if (existing) throw new BootError('duplicate_contribution', `extension point "${point.id}" is provided by "${existing.owner}" and "${name}"`);
+      host.extensionPoints.set(point.id, { owner: name, factory, views: new Map() });
+    };
+    /** The owner's implementation made for this plugin, once. */
+    const viewOf = (point: ExtensionPoint<unknown>): unknown => {
+      const found = host.extensionPoints.get(point.id);
+      if (!found) return undefined;
+      if (!found.views.has(name)) found.views.set(name, found.factory(contributor));
+      return found.views.get(name);
+    };
+    const provide = (target: Token<unknown> | ExtensionPoint<unknown>, value: unknown): void => {
+      if (typeof target === 'symbol') provideService(target, value);
+      else if (isExtensionPoint(target)) providePoint(target, value as ExtensionPointFactory<unknown>);
+      else throw new BootError('invalid_contribution', `plugin "${name}" provides something that is neither a token (createToken) nor an extension point (createExtensionPoint)`);
+    };
     return {
       name,
       options,
@@ -317,13 +411,12 @@ export class Host {
       log,
       container: child,
       loadedPlugins,
-      provide<T>(token: Token<T>, value: T) {
-        const previous = host.provided.get(token);
-        if (previous && previous !== 'host (default)') {
-          throw new BootError('duplicate_contribution', `service "${tokenName(token)}" is provided twice: by ${previous} and by plugin "${name}"`);
+      provide: provide as PluginContext['provide'],
+      bind<T>(token: Token<T>, value: T) {
+        if (child.isRegistered(asInjectionToken(token), false)) {
+          throw new BootError('duplicate_contribution', `plugin "${name}" binds "${tokenName(token)}" twice`);
         }
-        host.provided.set(token, `plugin ${name}`);
-        host.container.register(asInjectionToken(token), { useValue: value });
+        child.register(asInjectionToken(token), { useValue: value });
       },
       resolve<T>(token: Token<T>): T {
         if (token === CoreTokens.chainNode) host.nodeCreated = true;
@@ -337,17 +430,18 @@ export class Host {
         return child.isRegistered(asInjectionToken(token), true) ? child.resolve(asInjectionToken(token)) : undefined;
       },
       provideExtensionPoint<T>(point: ExtensionPoint<T>, implementation: T) {
-        const existing = host.extensionPoints.get(point.id);
-        if (existing) throw new BootError('duplicate_contribution', `extension point "${point.id}" is provided by "${existing.owner}" and "${name}"`);
-        host.extensionPoints.set(point.id, { owner: name, implementation });
+        providePoint(point, () => implementation);
       },
       use<T>(point: ExtensionPoint<T>): T {
-        const found = host.extensionPoints.get(point.id);
-        if (!found) throw new BootError('missing_dependency', `plugin "${name}" uses extension point "${point.id}", which no loaded plugin provides`);
-        return found.implementation as T;
+        if (!host.extensionPoints.has(point.id)) throw new BootError('missing_dependency', `plugin "${name}" uses extension point "${point.id}", which no loaded plugin provides`);
+        return viewOf(point) as T;
       },
       tryUse<T>(point: ExtensionPoint<T>): T | undefined {
-        return host.extensionPoints.get(point.id)?.implementation as T | undefined;
+        return viewOf(point) as T | undefined;
+      },
+      onStop(hook) {
+        if (typeof hook !== 'function') throw new BootError('invalid_contribution', `plugin "${name}": ctx.onStop needs a function`);
+        booted.stopHooks.push(hook);
       },
       createContributionList<T>(kind: string, keyOf: (value: T) => string, capabilityOf?: ((value: T) => unknown) | null) {
         const list = new ContributionList<T>(kind, keyOf, capabilityOf === undefined ? undefined : capabilityOf);
@@ -359,7 +453,12 @@ export class Host {
         list: () => host.tools.values(),
       },
       queryPaths: {
-        add: (path) => host.queryPaths.list.add(name, path),
+        add: (path) => {
+          if (typeof path?.pattern !== 'string' || !/^\/[^/\s]/.test(path.pattern)) {
+            throw new BootError('invalid_contribution', `plugin "${name}" adds a query path with pattern ${JSON.stringify(path?.pattern)}; a pattern starts with "/" and its route, like /widgets/<id>`);
+          }
+          host.queryPaths.list.add(name, path);
+        },
         registry: host.queryPaths,
       },
       routes: {
@@ -368,6 +467,7 @@ export class Host {
       },
       servers: {
         declare: (server) => host.servers.add(name, server),
+        isDeclared: (server) => host.servers.get(server) !== undefined,
         urlOf: (server) => host.serverUrl(server),
       },
     };

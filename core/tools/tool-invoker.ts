@@ -1,7 +1,6 @@
 import { getEventListeners, setMaxListeners } from 'node:events';
 import { z } from 'zod';
 import { ApiError, toApiError } from '../errors.js';
-import type { CapabilityPolicy } from '../capability.js';
 import type { Logger } from '../logger.js';
 import type { ContributionList } from '../contribution-list.js';
 import type { ToolCallContext, ToolDefinition, ToolTransport } from './tool.js';
@@ -15,11 +14,12 @@ export interface ToolInvokerOptions {
 /**
  * The one tool-call pipeline every transport uses:
  * policy → validate input → run with timeout → validate output.
+ * The policy was applied once, when the host froze the tool list: a tool it refused is withheld
+ * from the list and answered here as 403 instead of 404.
  */
 export class ToolInvoker {
   constructor(
     private readonly tools: ContributionList<ToolDefinition>,
-    private readonly policy: CapabilityPolicy,
     private readonly log: Logger,
     private readonly options: ToolInvokerOptions,
   ) {}
@@ -34,7 +34,7 @@ export class ToolInvoker {
 
   /** Tools visible under the policy, in registration order. */
   visible(): ToolDefinition[] {
-    return this.tools.values().filter((t) => this.policy.allows(t.capability));
+    return this.tools.values();
   }
 
   /** One async function for the whole call: each nested async layer costs a promise and a turn on the hottest path. */
@@ -78,11 +78,11 @@ export class ToolInvoker {
   /** The tool, if it exists and the policy allows it. */
   private permitted(name: string): ToolDefinition {
     const tool = this.tools.get(name)?.value;
-    if (!tool) throw new ApiError(404, 'unknown_tool', `unknown tool "${name}"; GET /tools lists the available tools`, { tool: name });
-    if (!this.policy.allows(tool.capability)) {
+    if (tool) return tool;
+    if (this.tools.withheldEntry(name)) {
       throw new ApiError(403, 'unsafe_disabled', `tool "${name}" is unsafe and unsafe tools are disabled; set CHAIN_MCP_ENABLE_UNSAFE_WALLET_TOOLS=1 to enable them`, { tool: name });
     }
-    return tool;
+    throw new ApiError(404, 'unknown_tool', `unknown tool "${name}"; GET /tools lists the available tools`, { tool: name });
   }
 
   private checkedOutput(tool: ToolDefinition, output: unknown): Record<string, unknown> {

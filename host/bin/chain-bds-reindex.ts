@@ -1,5 +1,4 @@
 #!/usr/bin/env node
-import 'reflect-metadata';
 import { Command, InvalidArgumentError } from 'commander';
 import { createProgress } from '../../plugins/bds/maintenance/progress.js';
 import { reindex } from '../../plugins/bds/maintenance/reindex.js';

@@ -1,5 +1,4 @@
 #!/usr/bin/env node
-import 'reflect-metadata';
 import { Command } from 'commander';
 import { resolve } from 'node:path';
 import { createProgress } from '../../plugins/bds/maintenance/progress.js';

@@ -1,5 +1,4 @@
 #!/usr/bin/env node
-import 'reflect-metadata';
 import { runCommand } from '../cli/run-command.js';
 
 /**

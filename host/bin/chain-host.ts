@@ -1,5 +1,4 @@
 #!/usr/bin/env node
-import 'reflect-metadata';
 import { runCommand } from '../cli/run-command.js';
 
 // Boots whatever plugin set the config names, with the surfaces the config enables

@@ -1,5 +1,4 @@
 #!/usr/bin/env node
-import 'reflect-metadata';
 import { runCommand } from '../cli/run-command.js';
 
 // The HTTP tool API (GET /tools, POST /tools/{name}) and MCP over Streamable HTTP at /mcp.

@@ -1,5 +1,4 @@
 #!/usr/bin/env node
-import 'reflect-metadata';
 import { runCommand } from '../cli/run-command.js';
 
 // MCP over stdio: stdout carries only the protocol; the banner and logs go to stderr.

@@ -5,6 +5,7 @@ import { BootError } from '../../core/errors.js';
 import { createLogger } from '../../core/logger.js';
 import { Host } from '../host.js';
 import { addToolSurfaces, serveStdio, serverVersion } from '../tools-server/index.js';
+import { checkReport } from './check-report.js';
 import { connectBannerOf } from './connect-banner.js';
 import { availableDefaultToolPlugins } from './default-tool-plugins.js';
 
@@ -35,6 +36,7 @@ export interface ParsedOptions {
   config?: string;
   host?: string;
   port?: number | string;
+  check?: boolean;
   [option: string]: unknown;
 }
 
@@ -74,9 +76,15 @@ export async function runCommand(spec: CommandSpec, argv: readonly string[] = pr
   try {
     const config = await loadCommandConfig(spec, opts);
     host = await Host.create(config, {
-      log,
+      log: opts.check ? createLogger({ scope: spec.name, level: 'warn' }) : log,
       surfaces: spec.http === 'never' ? [] : [(h) => addToolSurfaces(h)],
     });
+    if (opts.check) {
+      // Registered and initialised, never started: nothing binds; stop() releases what init opened.
+      host.checkBindRules();
+      process.stdout.write(`${checkReport(host).join('\n')}\ncheck passed: nothing was started or bound\n`);
+      return await stop(0);
+    }
     await host.start();
     for (const line of host.describe()) say(line);
     if (servesTools(spec, config) && host.tools.values().length > 0) {
@@ -143,6 +151,7 @@ function buildProgram(spec: CommandSpec): Command {
     .description(spec.description)
     .version(serverVersion(), '-v, --version')
     .option('-c, --config <file>', 'config file (default: .chainrc, .chainrc.json, chain.config.js or package.json "chain", searched in the working directory)')
+    .option('--check', 'validate the config, load the plugins and print what would be served (plugins, servers, tools, routes, query paths, indexers); start and bind nothing')
     .allowExcessArguments(false)
     .configureOutput({ writeOut: (s) => process.stderr.write(s), writeErr: (s) => process.stderr.write(s) });
   if (spec.httpFlags) {

@@ -1,5 +1,6 @@
 import { CoreTokens } from '../../core/core-tokens.js';
 import { definePlugin, type PluginContext } from '../../core/plugin.js';
+import { createToken } from '../../core/tokens.js';
 import { ChainBlockSource } from './block/chain-block-source.js';
 import { bdsConfigSchema, type BdsOptions } from './bds.config.js';
 import { BdsService } from './bds-service.js';
@@ -21,12 +22,11 @@ interface BdsRuntime {
   indexers: () => readonly BdsIndexer[];
 }
 
-const runtimes = new WeakMap<object, BdsRuntime>();
+/** This plugin instance's runtime, bound in its own scope (two hosts in one process each get theirs). */
+const BdsRuntimeToken = createToken<BdsRuntime>('bds.runtime');
 
 function runtimeOf(ctx: PluginContext<BdsOptions>): BdsRuntime {
-  const rt = runtimes.get(ctx.container);
-  if (!rt) throw new Error('bds: register() has not run');
-  return rt;
+  return ctx.resolve(BdsRuntimeToken);
 }
 
 function requireService(rt: BdsRuntime): BdsService {
@@ -43,12 +43,12 @@ export const bdsPlugin = definePlugin({
   register(ctx) {
     const contributed = ctx.createContributionList<BdsIndexer>('bds indexer', (i) => i.name);
     const rt: BdsRuntime = { service: null, indexers: () => contributed.values() };
-    runtimes.set(ctx.container, rt);
-    const registrar: BdsIndexerRegistrar = {
-      addIndexer: (indexer) => contributed.add(`indexer:${indexer.name}`, indexer),
+    ctx.bind(BdsRuntimeToken, rt);
+    // Each contributing plugin gets its own registrar, so an indexer is recorded under (and a duplicate names) the plugin that added it.
+    ctx.provide(bdsIndexers, (contributor): BdsIndexerRegistrar => ({
+      addIndexer: (indexer) => contributed.add(contributor.name, indexer),
       knex: () => requireService(rt).db.knex,
-    };
-    ctx.provideExtensionPoint(bdsIndexers, registrar);
+    }));
     const handle: BdsDatabaseHandle = {
       get knex() { return requireService(rt).db.knex; },
       get schema() { return requireService(rt).db.schema; },
@@ -76,6 +76,11 @@ export const bdsPlugin = definePlugin({
       log: ctx.log,
       onDbError,
     });
+    const opened = rt.service;
+    ctx.onStop(async () => {
+      await opened.stop();
+      if (rt.service === opened) rt.service = null;
+    });
     addBdsGauges(metrics, () => rt.service);
     for (const path of rt.service.queryPaths()) ctx.queryPaths.add(path);
   },
@@ -89,10 +94,5 @@ export const bdsPlugin = definePlugin({
     }
     service.start();
     ctx.log.info(`BDS indexing into ${service.db.describe()}; spool ${service.spool.dir}`);
-  },
-  async stop(ctx) {
-    const rt = runtimes.get(ctx.container);
-    await rt?.service?.stop();
-    if (rt) rt.service = null;
   },
 });

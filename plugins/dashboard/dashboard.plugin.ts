@@ -1,12 +1,9 @@
 import { simulationRefusalCounter } from '../../core/chain/simulation-refusals.js';
 import { CoreTokens } from '../../core/core-tokens.js';
-import { definePlugin, type PluginContext } from '../../core/plugin.js';
-import { dashboardConfigSchema, type DashboardOptions } from './dashboard.config.js';
+import { definePlugin } from '../../core/plugin.js';
+import { dashboardConfigSchema } from './dashboard.config.js';
 import { DASHBOARD_REFUSALS, DashboardSurface } from './dashboard-surface.js';
 import { connectSharedRedis } from './limits/redis-client.js';
-import type { Redis } from 'ioredis';
-
-const surfaces = new WeakMap<PluginContext<DashboardOptions>, { surface: DashboardSurface; redis: Redis | null }>();
 
 /**
  * The optional dashboard (spec §1.8, §4): REST routes, the `/ws` feed and the explorer on a
@@ -21,6 +18,7 @@ export const dashboardPlugin = definePlugin({
   init(ctx) {
     if (!ctx.options.enabled) return;
     const redis = ctx.settings.redisUrl ? connectSharedRedis(ctx.settings.redisUrl, ctx.log.child('redis')) : null;
+    if (redis) ctx.onStop(() => redis.disconnect());
     const surface = new DashboardSurface({
       options: ctx.options,
       node: () => ctx.resolve(CoreTokens.chainNode),
@@ -31,15 +29,9 @@ export const dashboardPlugin = definePlugin({
       countSimulateRefusal: simulationRefusalCounter(ctx.resolve(CoreTokens.metrics), 'dashboard', DASHBOARD_REFUSALS),
       sharedLimits: redis && { redis, prefix: `${ctx.options.redisKeyPrefix}`, log: ctx.log.child('limits') },
     });
-    surfaces.set(ctx, { surface, redis });
+    ctx.onStop(() => surface.stop());
     ctx.servers.declare(surface.server());
     for (const route of surface.routes()) ctx.routes.add(route);
     ctx.routes.addWebSocket(surface.webSocket());
-  },
-  async stop(ctx) {
-    const running = surfaces.get(ctx);
-    surfaces.delete(ctx);
-    await running?.surface.stop();
-    running?.redis?.disconnect();
   },
 });

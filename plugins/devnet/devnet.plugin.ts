@@ -4,7 +4,7 @@ import { simulationRefusalCounter } from '../../core/chain/simulation-refusals.j
 import { CoreTokens } from '../../core/core-tokens.js';
 import { BootError } from '../../core/errors.js';
 import { definePlugin, type PluginContext } from '../../core/plugin.js';
-import { asInjectionToken, createToken } from '../../core/tokens.js';
+import { createToken } from '../../core/tokens.js';
 import { isLoopbackHost } from '../../core/net/bind-address.js';
 import { devnetConfig } from './devnet.config.js';
 import { DeferredChainRpc } from './deferred-chain-rpc.js';
@@ -38,7 +38,9 @@ export const devnetPlugin = definePlugin({
       logger: ctx.log,
     });
     opening.catch(() => undefined);
-    ctx.container.register(asInjectionToken(DevnetOpening), { useValue: opening });
+    // Released when the host stops, started or not: Host.create then stop() must free the devnet's home for the next boot.
+    ctx.onStop(async () => (await opening.catch(() => undefined))?.close());
+    ctx.bind(DevnetOpening, opening);
     ctx.provide(CoreTokens.chainNode, new ChainNode(new DeferredChainRpc(opening.then((d) => d.rpc))));
   },
 
@@ -53,11 +55,6 @@ export const devnetPlugin = definePlugin({
     const urls = o.listen ? await devnet.listen({ host: o.host, port: o.port, metricsPort: o.metricsPort }) : undefined;
     if (o.printAccounts) printDevnetBanner(devnet, urls);
   },
-
-  async stop(ctx) {
-    const devnet = await ctx.container.resolve(asInjectionToken(DevnetOpening)).catch(() => undefined);
-    await devnet?.close();
-  },
 });
 
 /** This plugin instance's devnet, in its own child container (two hosts in one process each get theirs). */
@@ -65,7 +62,7 @@ const DevnetOpening = createToken<Promise<Devnet>>('devnet.opening');
 
 async function devnetOf(ctx: PluginContext<unknown>): Promise<Devnet> {
   try {
-    return await ctx.container.resolve(asInjectionToken(DevnetOpening));
+    return await ctx.resolve(DevnetOpening);
   } catch (err) {
     throw new BootError('plugin_failed', `devnet cannot open: ${err instanceof Error ? err.message : String(err)}`, { cause: err });
   }

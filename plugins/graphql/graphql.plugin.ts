@@ -1,6 +1,7 @@
 import { join, resolve } from 'node:path';
 import { BootError } from '../../core/errors.js';
 import { definePlugin } from '../../core/plugin.js';
+import { createToken } from '../../core/tokens.js';
 import type { BdsSource } from './database/bds-source.js';
 import { openOwnDatabase } from './database/own-database.js';
 import { sharedBdsSource } from './database/shared-bds.js';
@@ -23,16 +24,16 @@ export const graphqlPlugin = definePlugin({
   config: graphqlConfigSchema,
   register(ctx) {
     const list = ctx.createContributionList<GraphqlContribution>('GraphQL contribution', contributionKey, null);
-    const registrar: GraphqlRegistrar = {
-      addTable: (table) => list.add('graphql.types', { kind: 'table', table }),
-      addQueryFields: (fields) => list.add('graphql.types', { kind: 'fields', fields }),
-    };
-    ctx.provideExtensionPoint(graphqlContributions, registrar);
-    state.set(ctx, { list, engine: null, source: null, owned: false });
+    // One registrar per contributing plugin: each contribution is recorded under the plugin that made it.
+    ctx.provide(graphqlContributions, (contributor): GraphqlRegistrar => ({
+      addTable: (table) => list.add(contributor.name, { kind: 'table', table }),
+      addQueryFields: (fields) => list.add(contributor.name, { kind: 'fields', fields }),
+    }));
+    ctx.bind(GraphqlState, { list, engine: null, source: null, owned: false });
   },
   init(ctx) {
     const o = ctx.options;
-    const s = state.get(ctx)!;
+    const s = ctx.resolve(GraphqlState);
     if (!o.enabled) return;
     if (o.relationPageSize > o.maxPageSize) {
       throw new BootError('config_invalid', `plugins.graphql.relationPageSize=${o.relationPageSize}: must not exceed plugins.graphql.maxPageSize (${o.maxPageSize})`);
@@ -58,7 +59,7 @@ export const graphqlPlugin = definePlugin({
   },
   async start(ctx) {
     const o = ctx.options;
-    const s = state.get(ctx)!;
+    const s = ctx.resolve(GraphqlState);
     if (!o.enabled) return;
     const shared = sharedBdsSource(ctx);
     let source: BdsSource;
@@ -87,7 +88,7 @@ export const graphqlPlugin = definePlugin({
     ctx.log.info(`GraphQL reads ${source.describe()}`);
   },
   async stop(ctx) {
-    const s = state.get(ctx);
+    const s = ctx.tryResolve(GraphqlState);
     if (s?.owned && s.source) await s.source.close();
     if (s) {
       s.engine = null;
@@ -103,8 +104,8 @@ interface PluginState {
   owned: boolean;
 }
 
-// Keyed by the plugin context: the plugin value is shared by every host in the process.
-const state = new WeakMap<object, PluginState>();
+/** This plugin instance's state, bound in its own scope: the plugin value is shared by every host in the process. */
+const GraphqlState = createToken<PluginState>('graphql.state');
 
 async function warnWhenTablesMissing(source: BdsSource, log: { warn(m: string, f?: Record<string, unknown>): void }): Promise<void> {
   try {

@@ -1,12 +1,10 @@
 import { CoreTokens } from '../../core/core-tokens.js';
-import { definePlugin, type PluginContext } from '../../core/plugin.js';
-import { submitRefusalCounter, TransactionSubmitterToken, transactionSubmitterFor, type TransactionSubmitter } from '../../core/chain/transaction-submitter.js';
+import { definePlugin } from '../../core/plugin.js';
+import { submitRefusalCounter, TransactionSubmitterToken, transactionSubmitterFor } from '../../core/chain/transaction-submitter.js';
 import { hdTools } from './tools/hd-tools.js';
 import { keyTools } from './tools/key-tools.js';
 import { sendTools } from './tools/send-tools.js';
 import { walletConfigSchema } from './wallet.config.js';
-
-const submitters = new WeakMap<PluginContext<unknown>, TransactionSubmitter>();
 
 /**
  * Wallet tools (all unsafe): key pairs, HD wallets, sends. Publishes the shared
@@ -28,7 +26,7 @@ export const walletPlugin = definePlugin({
       countRefusal: submitRefusalCounter(ctx.resolve(CoreTokens.metrics)),
       log: ctx.log,
     });
-    submitters.set(ctx, submitter);
+    ctx.onStop(() => submitter.close());
     ctx.provide(TransactionSubmitterToken, submitter);
     const tools = [
       ...keyTools(),
@@ -36,9 +34,5 @@ export const walletPlugin = definePlugin({
       ...sendTools({ submitter: () => submitter, includeRaw: ctx.settings.includeRaw, waitTimeoutMs: ctx.options.waitTimeoutMs }),
     ];
     for (const tool of tools) ctx.tools.add(tool);
-  },
-  async stop(ctx) {
-    await submitters.get(ctx)?.close();
-    submitters.delete(ctx);
   },
 });

@@ -9,8 +9,6 @@ import { Devnet } from '../../plugins/devnet/index.js';
 import { pgliteTemplateDir } from '../support/databases.js';
 import { bootTestHost, postJson, request, REPO_ROOT, TEST_TOKEN, type TestHost } from '../support/test-host.js';
 
-const THIRD_PARTY = path.join(REPO_ROOT, 'examples/third-party-plugin');
-
 const BDS_TOOLS = ['get_bds_status', 'list_blocks', 'get_block', 'get_block_by_hash', 'get_indexed_tx', 'list_txs_for_block', 'list_txs_by_sender',
   'list_txs_by_contract', 'get_events_for_tx', 'list_events', 'get_state_history', 'get_state_for_tx', 'get_state_for_block', 'get_developer_rewards',
   'list_shielded_output_tags', 'list_shielded_wallet_history'];
@@ -58,33 +56,6 @@ const TOOLS_ROUTES = ['tools host:tools'];
 
 describe('examples', function () {
   this.timeout(60_000);
-
-  describe('the third-party plugin package, loaded by path', () => {
-    it('contributes its read tool and its route on the tool server', async () => {
-      const h = await bootTestHost({ plugins: { [THIRD_PARTY]: { greeting: 'hi' } }, tools: { http: { host: '127.0.0.1', port: 0 } } });
-      try {
-        const listed = await request(h.url('/tools'));
-        assert.deepEqual(listed.json.map((t: { name: string }) => t.name), ['example_greet']);
-        const called = await postJson(h.url('/tools/example_greet'), { name: 'Ada' });
-        assert.equal(called.status, 200);
-        assert.deepEqual(called.json, { message: 'hi, Ada' });
-        const bad = await postJson(h.url('/tools/example_greet'), { name: 7 });
-        assert.equal(bad.status, 422);
-        assert.equal(bad.json.error.details.field, 'name');
-        const route = await request(h.url('/example/greeting?name=Bob'));
-        assert.deepEqual(route.json, { message: 'hi, Bob' });
-      } finally {
-        await h.stop();
-      }
-    });
-
-    it('has its options validated by its own schema, naming the key', async () => {
-      await assert.rejects(
-        bootTestHost({ plugins: { [THIRD_PARTY]: { greeting: '' } } }),
-        (err: Error) => /plugins\..*third-party-plugin\.greeting="": /.test(err.message),
-      );
-    });
-  });
 
   describe('read-only.chainrc.json against a remote node', () => {
     let devnet: Devnet;

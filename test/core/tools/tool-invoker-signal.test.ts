@@ -1,6 +1,5 @@
 import assert from 'node:assert/strict';
 import { z } from 'zod';
-import { CapabilityPolicy } from '../../../core/capability.js';
 import { ContributionList } from '../../../core/contribution-list.js';
 import { silentLogger } from '../../../core/logger.js';
 import { ToolInvoker } from '../../../core/tools/tool-invoker.js';
@@ -39,7 +38,7 @@ describe('ToolInvoker: the signal a tool sees', () => {
       return {};
     }, 30));
     tools.freeze();
-    invoker = new ToolInvoker(tools, new CapabilityPolicy(false), silentLogger, { defaultTimeoutMs: 5_000 });
+    invoker = new ToolInvoker(tools, silentLogger, { defaultTimeoutMs: 5_000 });
   });
 
   beforeEach(() => {

@@ -3,7 +3,6 @@ import { Wallet } from '../../../../core/chain/keys.js';
 import type { ChainNode } from '../../../../core/chain/node.js';
 import type { SubmitRequest, TransactionSubmission } from '../../../../core/chain/transaction-submitter.js';
 import type { TxReceipt } from '../../../../core/chain/tx-receipts.js';
-import { CapabilityPolicy } from '../../../../core/capability.js';
 import { ContributionList } from '../../../../core/contribution-list.js';
 import { ApiError } from '../../../../core/errors.js';
 import { silentLogger } from '../../../../core/logger.js';
@@ -132,7 +131,7 @@ export function planHarness(options: { ttlSeconds?: number; maxEntries?: number;
   const list = new ContributionList<ToolDefinition>('tool', (t) => t.name);
   const defs = planTools(services);
   for (const t of defs) list.add('dex', t);
-  const invoker = new ToolInvoker(list, new CapabilityPolicy(true), silentLogger, { defaultTimeoutMs: 10_000 });
+  const invoker = new ToolInvoker(list, silentLogger, { defaultTimeoutMs: 10_000 });
   return {
     registry, clock, sender, services, invoker,
     tools: new Map(defs.map((t) => [t.name, t])),

@@ -1,0 +1,60 @@
+/**
+ * `chainhost/plugin` — the published plugin API (package.json `exports`). Everything a plugin,
+ * ours or a third party's, needs to define itself and contribute: the plugin contract, tools,
+ * routes, query paths, extension points (the BDS indexer and GraphQL points included),
+ * capabilities, errors, logging, metrics and service tokens. Anything not exported here or from
+ * `chainhost/chain` is internal and may change.
+ *
+ * `z` and `Router` are the host's own copies of zod and @koa/router: a plugin that builds its
+ * schemas and routers with them needs neither installed, and the host reads them as it reads
+ * its own.
+ */
+export { z } from 'zod';
+export { default as Router } from '@koa/router';
+
+// The plugin contract and its lifecycle.
+export { definePlugin, type AnyPlugin, type PluginContext, type PluginDefinition } from '../../core/plugin.js';
+export type { HostSettings } from '../../core/config/host-settings.js';
+
+// Extension points and the contributions they collect.
+export { createExtensionPoint, type Contributor, type ExtensionPoint, type ExtensionPointFactory } from '../../core/extension-point.js';
+export type { AdmissionPolicy, Contributed, ContributionList } from '../../core/contribution-list.js';
+
+// Capabilities: every contribution declares one; the policy is applied once, at freeze.
+export { CAPABILITIES, isCapability, type Capability, type CapabilityPolicy } from '../../core/capability.js';
+
+// Errors, recognised by brand or by a duck-typed HTTP status (`status`/`statusCode` + `code`).
+export { ApiError, BootError, asApiError, toApiError, type ApiErrorBody, type ApiErrorCode, type BootErrorCode } from '../../core/errors.js';
+
+// Logging (stderr; secret-looking fields redacted) and metrics.
+export { createLogger, silentLogger, type Logger, type LogLevel } from '../../core/logger.js';
+export type { CounterDefinition, CounterHandle, GaugeCollector, GaugeSample, GaugeValue, MetricsRegistrar } from '../../core/metrics.js';
+
+// Services: typed tokens and those the host provides.
+export { createToken, type Token } from '../../core/tokens.js';
+export { CoreTokens } from '../../core/core-tokens.js';
+
+// Tools: definitions, the call context, and the shared input and output schemas.
+export { annotationsOf, defineTool, type ToolAnnotations, type ToolCallContext, type ToolDefinition, type ToolHints, type ToolInput, type ToolOutput, type ToolTransport } from '../../core/tools/tool.js';
+export type { ToolInvoker } from '../../core/tools/tool-invoker.js';
+export * from '../../core/tools/chain-schemas.js';
+export { decimalOut, intOut, intValue, rawOut, toolJson, warningsOut, withExtras } from '../../core/tools/tool-output.js';
+
+// Routes, WebSockets and the servers they are mounted on.
+export type { AnsweredRequest, DirectHandler, RouteContribution, ServerDeclaration, WebSocketContribution } from '../../core/routes.js';
+
+// ABCI-style query paths.
+export { parseQueryPath, QueryPathError, type ParsedQueryPath, type QueryAnswer, type QueryPathContext, type QueryPathDefinition } from '../../core/query/query-path.js';
+export type { QueryPathRegistry } from '../../core/query/query-path-registry.js';
+
+// The BDS indexer extension point: projections run per finalized block inside its write transaction.
+export { bdsIndexers } from '../../plugins/bds/indexer-point.js';
+export type {
+  BdsIndexer, BdsIndexerRegistrar, IndexedBlock, IndexedEvent, IndexedEventInput, IndexedReward, IndexedStateChange, IndexedTransaction, OriginType,
+} from '../../plugins/bds/indexer-point.js';
+export type { BdsMigration } from '../../plugins/bds/database/migrations.js';
+export { BdsTokens, type BdsDatabaseHandle } from '../../plugins/bds/bds-tokens.js';
+
+// The GraphQL extension point: read-only tables and root query fields.
+export { graphqlContributions } from '../../plugins/graphql/graphql-contributions.js';
+export type { GraphqlContribution, GraphqlQueryFields, GraphqlRegistrar, GraphqlSchemaBuild } from '../../plugins/graphql/graphql-contributions.js';
