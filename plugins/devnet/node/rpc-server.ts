@@ -2,6 +2,7 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { WebSocketServer } from 'ws';
 import type { Logger } from '../../../core/logger.js';
+import { hostHeaderRefusal, loopbackHostHeaderAllowed, type HostHeaderAllowed } from '../../../core/net/host-header.js';
 import { rpcErrorBody, type DevnetRpc } from './devnet-rpc.js';
 import type { EventBus } from './event-bus.js';
 import { jsonText } from './json-text.js';
@@ -20,6 +21,8 @@ export class RpcServer {
   private readonly server: http.Server;
   private readonly wss: WebSocketServer;
   private readonly sessions = new Set<WebSocketSession>();
+  /** DNS-rebinding protection while bound to loopback (set by listen). */
+  private hostAllowed: HostHeaderAllowed | null = null;
 
   constructor(private readonly rpc: DevnetRpc, private readonly events: EventBus, private readonly logger: Logger) {
     this.server = http.createServer((req, res) => {
@@ -31,6 +34,10 @@ export class RpcServer {
     this.server.keepAliveTimeout = 10_000;
     this.wss = new WebSocketServer({ noServer: true, maxPayload: MAX_BODY });
     this.server.on('upgrade', (req, socket, head) => {
+      if (this.hostAllowed && !this.hostAllowed(req.headers.host, req.socket)) {
+        socket.end('HTTP/1.1 403 Forbidden\r\nConnection: close\r\nContent-Length: 0\r\n\r\n');
+        return;
+      }
       if (new URL(req.url ?? '/', 'http://x').pathname !== '/websocket') {
         socket.destroy();
         return;
@@ -44,6 +51,7 @@ export class RpcServer {
   }
 
   async listen(port: number, host: string): Promise<AddressInfo> {
+    this.hostAllowed = loopbackHostHeaderAllowed(host);
     await new Promise<void>((resolve, reject) => {
       this.server.once('error', reject);
       this.server.listen(port, host, () => {
@@ -62,6 +70,7 @@ export class RpcServer {
   }
 
   private async serve(req: http.IncomingMessage, res: http.ServerResponse): Promise<void> {
+    if (this.hostAllowed && !this.hostAllowed(req.headers.host, req.socket)) return sendText(res, 403, hostHeaderRefusal(req.headers.host));
     const url = new URL(req.url ?? '/', 'http://localhost');
     const method = url.pathname.replace(/^\/+/, '');
     if (method === '' && req.method === 'POST') return this.serveJsonRpc(req, res);
