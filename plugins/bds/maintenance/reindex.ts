@@ -81,7 +81,7 @@ export async function reindex(o: ReindexOptions): Promise<ReindexResult> {
           'pruned history cannot rebuild those rows — import a BDS snapshot or use an archive node',
       );
     }
-    const writer = new BlockWriter(o.db, () => o.indexers);
+    const writer = new BlockWriter(o.db, () => o.indexers, { beforeCommit: () => lock.verify() });
     const batchBlocks = o.batchMaxBlocks ?? 64;
     const batchTxs = o.batchMaxTxs ?? 20_000;
     const concurrency = Math.max(1, o.concurrency ?? 8);
