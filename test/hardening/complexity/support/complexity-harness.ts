@@ -142,9 +142,12 @@ export async function assertBoundedGrowth<I>(stack: FullStack, c: GrowthCase<I>)
   return { points, ...isolation };
 }
 
-/** Probes /status idle, then while `work` runs; fails when the work adds 50 ms or more to its p99. */
-export async function assertIsolated(stack: FullStack, work: () => Promise<void>): Promise<{ statusP99Ms: number; statusSamples: number; idleP99Ms: number }> {
-  const idle = await probeStatusWhile(stack.rpcUrl, () => new Promise((r) => setTimeout(r, 1_000)));
+/**
+ * Probes /status during `baseline` (by default: nothing in flight), then while `work` runs;
+ * fails when the work adds 50 ms or more to its p99.
+ */
+export async function assertIsolated(stack: FullStack, work: () => Promise<void>, baseline: () => Promise<void> = () => new Promise((r) => setTimeout(r, 1_000))): Promise<{ statusP99Ms: number; statusSamples: number; idleP99Ms: number }> {
+  const idle = await probeStatusWhile(stack.rpcUrl, baseline);
   const idleP99Ms = percentile(idle, 0.99);
   const samples = await probeStatusWhile(stack.rpcUrl, work);
   const statusP99Ms = percentile(samples, 0.99);
