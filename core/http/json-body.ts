@@ -20,6 +20,10 @@ export async function readJsonRequest(req: IncomingMessage, limitBytes: number):
   }
   const text = await readText(req, limitBytes);
   if (text.trim() === '') return undefined;
+  const depth = text.length > MAX_JSON_DEPTH * 2 ? nestingBeyond(text, MAX_JSON_DEPTH) : -1;
+  if (depth !== -1) {
+    throw new ApiError(400, 'invalid_json', `request body nests JSON deeper than ${MAX_JSON_DEPTH} levels (at character ${depth}); no argument needs that`);
+  }
   try {
     return JSON.parse(text);
   } catch (err) {
@@ -74,4 +78,28 @@ function readText(req: IncomingMessage, limitBytes: number): Promise<string> {
 
 function tooLarge(limitBytes: number): ApiError {
   return new ApiError(413, 'payload_too_large', `request body exceeds ${limitBytes} bytes`, { limit_bytes: limitBytes });
+}
+
+/**
+ * No tool argument nests deeper than this. A 1 MiB body of `[[[[…` parses in hundreds of
+ * milliseconds on the server's one thread (issue #19, complexity fuzzer) and then recurses
+ * through validation; a linear scan refuses it first.
+ */
+export const MAX_JSON_DEPTH = 128;
+
+/** The offset where `text` first nests deeper than `max` brackets outside strings, or -1. */
+function nestingBeyond(text: string, max: number): number {
+  let depth = 0;
+  let inString = false;
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    if (inString) {
+      if (c === 0x5c) i++; // a backslash escapes the next character
+      else if (c === 0x22) inString = false;
+    } else if (c === 0x22) inString = true;
+    else if (c === 0x5b || c === 0x7b) {
+      if (++depth > max) return i;
+    } else if (c === 0x5d || c === 0x7d) depth--;
+  }
+  return -1;
 }
