@@ -3,10 +3,10 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { performance } from 'node:perf_hooks';
 import { ApiError } from '../../../core/errors.js';
-import { MAX_JSON_DEPTH, readJsonRequest } from '../../../core/http/json-body.js';
+import { MAX_JSON_DEPTH, MAX_JSON_VALUES, readJsonRequest } from '../../../core/http/json-body.js';
 import { request } from '../../support/test-host.js';
 
-/** Request bodies: a deeply nested body is refused by a linear scan before JSON.parse (issue #19). */
+/** Request bodies: a deeply nested or very wide body is refused by a linear scan before JSON.parse (issue #19). */
 describe('JSON request bodies', () => {
   let server: http.Server;
   let url: string;
@@ -42,5 +42,16 @@ describe('JSON request bodies', () => {
     assert.equal(r.json.error.code, 'invalid_json');
     assert.match(r.json.error.message, new RegExp(`deeper than ${MAX_JSON_DEPTH} levels`));
     assert.ok(ms < 2_000, `took ${ms.toFixed(0)} ms`);
+  });
+
+  it(`accepts ${MAX_JSON_VALUES - 1} values and refuses a 1 MiB object of 70,000 keys with 400 before parsing it`, async () => {
+    const within = JSON.stringify(Array.from({ length: MAX_JSON_VALUES - 1 }, (_, i) => i));
+    assert.equal((await post(within)).status, 200);
+    assert.equal((await post(JSON.stringify({ text: ','.repeat(50_000) }))).status, 200, 'commas inside strings do not count');
+    const wide = `{${Array.from({ length: 70_000 }, (_, i) => `"k${i}":${i}`).join(',')}}`;
+    const r = await post(wide);
+    assert.equal(r.status, 400, r.text);
+    assert.equal(r.json.error.code, 'invalid_json');
+    assert.match(r.json.error.message, new RegExp(`more than ${MAX_JSON_VALUES} JSON values`));
   });
 });
