@@ -10,6 +10,9 @@ import { assertBoundedGrowth, fullStack, post, report, type FullStack } from './
  */
 const MAX_BODY_BYTES = 1_000_000;
 
+/** CometBFT answers a refused JSON-RPC request with HTTP 500 and the error envelope. */
+const jsonRpcError = (answer: { text: string }) => /"error"\s*:\s*\{/.test(answer.text);
+
 function batch(n: number): string {
   return JSON.stringify(Array.from({ length: n }, (_, i) => ({ jsonrpc: '2.0', id: i, method: 'health' })));
 }
@@ -31,7 +34,7 @@ describe('complexity fuzzer: node RPC', function () {
 
   it('JSON-RPC batches of growing length (10k calls stalled /health for a second)', async () => {
     report('node rpc batches', await assertBoundedGrowth(stack, {
-      sizes: [10, 100, 1_000, 5_000, 15_000], input: batch, send: (b) => post(`${stack.rpcUrl}/`, b),
+      sizes: [10, 100, 1_000, 5_000, 15_000], input: batch, send: (b) => post(`${stack.rpcUrl}/`, b), documentedServerError: jsonRpcError,
     }));
   });
 
@@ -40,6 +43,7 @@ describe('complexity fuzzer: node RPC', function () {
       sizes: [10_000, 100_000, 500_000, 2_000_000, 8_000_000],
       input: body,
       send: (b) => post(`${stack.rpcUrl}/`, b),
+      documentedServerError: jsonRpcError,
       check: (answer, size) => {
         if (size <= MAX_BODY_BYTES) return;
         const refused = answer.status !== 200 || /"error"/.test(answer.text);
