@@ -25,6 +25,7 @@ import { resolvePlugins } from './plugin-resolver.js';
 import { checkBindRules } from './servers/bind-rules.js';
 import { createKoaApp } from './servers/koa-app.js';
 import { urlFor } from '../core/net/bind-address.js';
+import { loopbackHostHeaderAllowed } from '../core/net/host-header.js';
 import { HostMetrics, UNKNOWN_TOOL } from './metrics/host-metrics.js';
 import { METRICS_SERVER, metricsSurface } from './metrics/metrics-surface.js';
 
@@ -293,7 +294,12 @@ export class Host {
     let wss: WebSocketServer | undefined;
     if (sockets.length) {
       wss = new WebSocketServer({ noServer: true, maxPayload: 64 * 1024 });
+      const hostAllowed = declaration.kind === 'query' ? loopbackHostHeaderAllowed(declaration.host) : null;
       server.on('upgrade', (req, socket, head) => {
+        if (hostAllowed && !hostAllowed(req.headers.host, req.socket)) {
+          socket.end('HTTP/1.1 403 Forbidden: Host does not name this server\r\nConnection: close\r\nContent-Length: 0\r\n\r\n');
+          return;
+        }
         const path = (req.url ?? '/').split('?')[0];
         const target = sockets.find((s) => s.path === path);
         const decide = (refusal: UpgradeRefusal | null) => {

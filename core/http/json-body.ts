@@ -20,6 +20,9 @@ export async function readJsonRequest(req: IncomingMessage, limitBytes: number):
   }
   const text = await readText(req, limitBytes);
   if (text.trim() === '') return undefined;
+  // Short bodies cannot exceed either bound; the hot path of small tool calls skips the scan.
+  const shape = text.length > MAX_JSON_DEPTH * 2 ? jsonShapeBeyond(text) : null;
+  if (shape) throw new ApiError(400, 'invalid_json', `request body ${shape}; no argument needs that`);
   try {
     return JSON.parse(text);
   } catch (err) {
@@ -74,4 +77,32 @@ function readText(req: IncomingMessage, limitBytes: number): Promise<string> {
 
 function tooLarge(limitBytes: number): ApiError {
   return new ApiError(413, 'payload_too_large', `request body exceeds ${limitBytes} bytes`, { limit_bytes: limitBytes });
+}
+
+/**
+ * No argument nests deeper, or holds more values, than this. A 1 MiB body of `[[[[…` or of
+ * 70,000 object keys takes hundreds of milliseconds to parse and validate on the server's one
+ * thread (issue #19, complexity fuzzer); a linear scan refuses it before JSON.parse.
+ */
+export const MAX_JSON_DEPTH = 128;
+export const MAX_JSON_VALUES = 20_000;
+
+/** What makes `text` too deep or too wide (outside strings), or null. */
+function jsonShapeBeyond(text: string): string | null {
+  let depth = 0;
+  let commas = 0;
+  let inString = false;
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    if (inString) {
+      if (c === 0x5c) i++; // a backslash escapes the next character
+      else if (c === 0x22) inString = false;
+    } else if (c === 0x22) inString = true;
+    else if (c === 0x2c) {
+      if (++commas >= MAX_JSON_VALUES) return `holds more than ${MAX_JSON_VALUES} JSON values`;
+    } else if (c === 0x5b || c === 0x7b) {
+      if (++depth > MAX_JSON_DEPTH) return `nests JSON deeper than ${MAX_JSON_DEPTH} levels (at character ${i})`;
+    } else if (c === 0x5d || c === 0x7d) depth--;
+  }
+  return null;
 }

@@ -1,13 +1,15 @@
 import Koa from 'koa';
 import { ApiError } from '../../core/errors.js';
 import type { Logger } from '../../core/logger.js';
+import { hostHeaderRefusal, loopbackHostHeaderAllowed } from '../../core/net/host-header.js';
 import type { RouteContribution, ServerDeclaration } from '../../core/routes.js';
 import { asApiError } from './error-answer.js';
 
 /**
  * One koa app per declared server: the host's outer middleware (metrics, which must see the
- * final status), the shared error shape for every failure, the server's own middleware
- * (limits, auth), then every contributed router.
+ * final status), the shared error shape for every failure, the Host check of a query service
+ * bound to loopback, the server's own middleware (limits, auth), then every contributed router.
+ * (The tool server checks Host in its own guards, with its publish host and CORS.)
  */
 export function createKoaApp(declaration: ServerDeclaration, routes: readonly RouteContribution[], log: Logger, outer: readonly Koa.Middleware[] = []): Koa {
   const app = new Koa();
@@ -15,6 +17,8 @@ export function createKoaApp(declaration: ServerDeclaration, routes: readonly Ro
   app.silent = true;
   for (const mw of outer) app.use(mw);
   app.use(errorShape(log.child(declaration.name)));
+  const hostAllowed = declaration.kind === 'query' ? loopbackHostHeaderAllowed(declaration.host) : null;
+  if (hostAllowed) app.use(queryHostCheck(hostAllowed));
   for (const mw of declaration.middleware ?? []) app.use(mw);
   for (const route of routes) {
     app.use(route.router.routes());
@@ -42,5 +46,14 @@ function errorShape(log: Logger): Koa.Middleware {
       for (const [k, v] of Object.entries(apiError.headers)) ctx.set(k, v);
       ctx.body = apiError.toBody();
     }
+  };
+}
+
+/** Refuses a request whose Host does not name this loopback server (DNS rebinding) with 403. */
+function queryHostCheck(allowed: NonNullable<ReturnType<typeof loopbackHostHeaderAllowed>>): Koa.Middleware {
+  return (ctx, next) => {
+    const header = ctx.req.headers.host;
+    if (!allowed(header, ctx.req.socket)) throw new ApiError(403, 'forbidden', hostHeaderRefusal(header), { host: (header ?? '').slice(0, 200) });
+    return next();
   };
 }

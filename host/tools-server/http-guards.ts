@@ -1,9 +1,8 @@
 import { hash, timingSafeEqual } from 'node:crypto';
 import type { IncomingMessage } from 'node:http';
-import net, { type Socket } from 'node:net';
 import type Koa from 'koa';
 import { ApiError } from '../../core/errors.js';
-import { isLoopbackHost } from '../../core/net/bind-address.js';
+import { hostHeaderCheck } from '../../core/net/host-header.js';
 
 /**
  * The tool server's front door (spec part 5, mcp.md §7.2 and §10), in this order:
@@ -55,7 +54,7 @@ export interface ToolsHttpGate {
 }
 
 export function toolsHttpGate(options: ToolsHttpGuardOptions): ToolsHttpGate {
-  const hostCheck = hostHeaderCheck(options.bindHost, options.publishHost);
+  const hostCheck = hostHeaderCheck(options.bindHost, options.publishHost, 'use the address it listens on or set HTTP_PUBLISH_HOST');
   const origins = new Set(options.corsOrigins);
   const expected = options.token ? digest(options.token) : null;
   // Results may carry keys (wallet tools) and are per-caller: never cache them.
@@ -121,53 +120,4 @@ function digest(value: string): Buffer {
 function bearerToken(header: string): string | null {
   const match = /^Bearer[ \t]+(\S+)[ \t]*$/i.exec(header);
   return match ? match[1]! : null;
-}
-
-/**
- * Allowed Host names: the bind host (raw or bracketed IPv6), the loopback names when the
- * server listens on loopback (a wildcard bind listens there too), and HTTP_PUBLISH_HOST. A
- * wildcard bind also accepts the local address the connection actually arrived on, so clients
- * may dial the machine by IP; a DNS name for such a server must be given as HTTP_PUBLISH_HOST.
- * The port must be the port the connection arrived on, except with the publish host, whose
- * published port may differ from the container's.
- */
-export function hostHeaderCheck(bindHost: string, publishHost: string | null): (header: string, socket: Socket) => void {
-  const bind = normalizeHostName(bindHost);
-  const wildcard = bind === '0.0.0.0' || bind === '::';
-  const names = new Set<string>();
-  if (!wildcard) names.add(bind);
-  if (wildcard || isLoopbackHost(bind)) for (const n of ['localhost', '127.0.0.1', '::1']) names.add(n);
-  const publish = publishHost ? normalizeHostName(publishHost) : null;
-
-  return (header, socket) => {
-    const parsed = parseHostHeader(header);
-    let ok = false;
-    if (parsed) {
-      if (publish !== null && parsed.name === publish) ok = true;
-      else {
-        const nameOk = names.has(parsed.name) || (wildcard && parsed.name === normalizeHostName(socket.localAddress ?? ''));
-        ok = nameOk && parsed.port === socket.localPort;
-      }
-    }
-    if (!ok) {
-      throw new ApiError(403, 'forbidden',
-        `Host header ${JSON.stringify(header.slice(0, 200))} does not name this server; use the address it listens on (DNS-rebinding protection) or set HTTP_PUBLISH_HOST`,
-        { host: header.slice(0, 200) });
-    }
-  };
-}
-
-/** Lower-case, brackets and IPv4-mapped IPv6 prefixes removed: `[::1]` → `::1`, `::ffff:10.0.0.1` → `10.0.0.1`. */
-function normalizeHostName(host: string): string {
-  let h = host.trim().toLowerCase().replace(/^\[(.*)\]$/, '$1');
-  if (/^::ffff:\d+\.\d+\.\d+\.\d+$/.test(h)) h = h.slice(7);
-  if (h.endsWith('.') && !net.isIP(h)) h = h.slice(0, -1);
-  return h;
-}
-
-function parseHostHeader(header: string): { name: string; port: number } | null {
-  if (!header) return null;
-  const match = /^(\[[0-9a-fA-F:.]+\]|[^:[\]]+)(?::(\d{1,5}))?$/.exec(header.trim());
-  if (!match) return null;
-  return { name: normalizeHostName(match[1]!), port: match[2] ? Number(match[2]) : 80 };
 }

@@ -6,9 +6,14 @@ export interface McpSessionPolicy {
   maxSessions: number;
   /** A session with no request and no open stream for this long is closed. */
   idleMs: number;
+  /**
+   * When the store is full, a session idle at least this long is closed to admit a new client
+   * (the least recently seen first), so idle sessions cannot lock new clients out for `idleMs`.
+   */
+  evictIdleAfterMs: number;
 }
 
-export const DEFAULT_MCP_SESSION_POLICY: McpSessionPolicy = { maxSessions: 32, idleMs: 10 * 60_000 };
+export const DEFAULT_MCP_SESSION_POLICY: McpSessionPolicy = { maxSessions: 32, idleMs: 10 * 60_000, evictIdleAfterMs: 10_000 };
 
 export interface McpSession {
   readonly id: string;
@@ -21,9 +26,13 @@ export interface McpSession {
 
 /**
  * The Streamable HTTP sessions of the tool server. Capacity is reserved before a session
- * initialises, so concurrent `initialize` requests cannot overshoot the cap. A full store
- * refuses new sessions rather than evicting a live one: evicting would let one noisy client
- * disconnect every other. Idle sessions are swept on a timer that never keeps the process alive.
+ * initialises, so concurrent `initialize` requests cannot overshoot the cap. A full store never
+ * evicts a live session (one with a request or stream open, or seen within `evictIdleAfterMs`):
+ * that would let one noisy client disconnect every other. It does close the least recently seen
+ * idle one to admit a new client — otherwise 32 clients that open a session and walk away lock
+ * everyone out until `idleMs` (10 min) passes (issue #19); the evicted client gets 404 on its
+ * next request and initialises again, as MCP prescribes. Idle sessions are also swept on a
+ * timer that never keeps the process alive.
  */
 export class McpSessionStore {
   private readonly sessions = new Map<string, McpSession>();
@@ -53,14 +62,32 @@ export class McpSessionStore {
     return session.open === 0 && session.lastSeen <= now - this.policy.idleMs;
   }
 
-  /** Takes a slot for a session about to initialise; false when the store is full. */
+  /** Takes a slot for a session about to initialise; false when the store is full of live sessions. */
   reserve(): boolean {
-    if (this.sessions.size + this.reserved >= this.policy.maxSessions) {
+    if (this.full()) {
+      // close() removes a session synchronously, before its server finishes closing.
       void this.sweep();
-      if (this.sessions.size + this.reserved >= this.policy.maxSessions) return false;
+      if (this.full()) {
+        const victim = this.leastRecentlySeenIdle(this.policy.evictIdleAfterMs);
+        if (!victim) return false;
+        void this.close(victim);
+      }
     }
     this.reserved++;
     return true;
+  }
+
+  private full(): boolean {
+    return this.sessions.size + this.reserved >= this.policy.maxSessions;
+  }
+
+  private leastRecentlySeenIdle(idleForMs: number): McpSession | undefined {
+    const cutoff = this.now() - idleForMs;
+    let oldest: McpSession | undefined;
+    for (const s of this.sessions.values()) {
+      if (s.open === 0 && s.lastSeen <= cutoff && (!oldest || s.lastSeen < oldest.lastSeen)) oldest = s;
+    }
+    return oldest;
   }
 
   /** Returns a reserved slot, either because the session initialised (see add) or because it never did. */
@@ -89,11 +116,12 @@ export class McpSessionStore {
     };
   }
 
-  /** Seconds until the oldest idle session would expire, for Retry-After. */
+  /** Seconds until the oldest idle session could be closed for a new client, for Retry-After. */
   retryAfterSeconds(): number {
-    let soonest = this.policy.idleMs;
+    const after = Math.min(this.policy.idleMs, this.policy.evictIdleAfterMs);
+    let soonest = after;
     for (const s of this.sessions.values()) {
-      if (s.open === 0) soonest = Math.min(soonest, Math.max(0, s.lastSeen + this.policy.idleMs - this.now()));
+      if (s.open === 0) soonest = Math.min(soonest, Math.max(0, s.lastSeen + after - this.now()));
     }
     return Math.max(1, Math.ceil(soonest / 1000));
   }

@@ -66,8 +66,10 @@ export class BdsService {
   private constructor(readonly db: BdsDatabase, readonly input: BdsServiceInput) {
     const o = input.options;
     this.spool = new Spool(spoolDirOf(o, input.home));
-    this.writer = new BlockWriter(db, () => this.indexers());
-    this.lock = new WriterLock(db);
+    // The lock's check runs inside every write transaction; a loss found between writes stops
+    // the follower at once (it re-acquires, or alerts writer_lock_lost while another writer has it).
+    this.lock = new WriterLock(db, { onLost: (err) => this.follower.lockLost(err) });
+    this.writer = new BlockWriter(db, () => this.indexers(), { beforeCommit: () => this.lock.verify() });
     this.follower = new BdsFollower(
       { db, source: input.source, spool: this.spool, writer: this.writer, prepare: () => this.prepare(), log: input.log, onDbError: input.onDbError },
       {

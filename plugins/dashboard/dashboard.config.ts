@@ -74,6 +74,12 @@ export const dashboardConfigSchema = z.strictObject({
     maxPayloadHexChars: int(2, 1_000_000).default(16_384),
   }).prefault({}),
   websocket: z.strictObject({
+    /**
+     * Browser origins besides the dashboard's own whose pages may open `/ws` (exact
+     * `scheme://host[:port]`, no `*`); an upgrade from any other `Origin` is 403. Clients that
+     * send no Origin (not browsers) are unaffected.
+     */
+    allowedOrigins: z.array(z.string().refine((v) => v !== '*' && /^https?:\/\/[^/\s]+$/.test(v), 'must be an exact origin such as http://localhost:3000 ("*" is refused)')).default([]),
     maxClients: int(1, 100_000).default(100),
     maxClientsPerIp: int(1, 100_000).default(8),
     maxStateSubscriptions: int(1, 100_000).default(64),

@@ -8,6 +8,7 @@ import { BlockIdentityMismatchError, BlockParentMismatchError, type BlockWriter 
 import { HeightHint } from './height-hint.js';
 import type { Spool } from './spool.js';
 import { WakeSignal } from './wake-signal.js';
+import { WriterLockHeldError, WriterLockLostError } from './writer-lock.js';
 import { DEFAULT_FOLLOWER_OPTIONS, timedError, yieldToEventLoop, type FollowerOptions, type TimedError } from './follower-options.js';
 
 export type { FollowerOptions, TimedError };
@@ -49,6 +50,8 @@ export class BdsFollower {
   dbError: string | null = null;
   lastWorkerError: TimedError | null = null;
   lastEnqueueError: TimedError | null = null;
+  /** Set while the writer lock is lost and not re-acquired: the `writer_lock_lost` alert. */
+  lockLostError: TimedError | null = null;
   private readonly pending = new Map<number, BlockPayload>();
   private readonly hint: HeightHint;
   private readonly workSignal = new WakeSignal();
@@ -112,6 +115,21 @@ export class BdsFollower {
     });
   }
 
+  /**
+   * The writer lock's session died (WriterLock.onLost). Writing stops at once: the next batch
+   * waits for prepare(), which re-acquires the lock — or, while another writer holds it, keeps
+   * failing with the alert up and blocks spooling. A write already in its transaction is rolled
+   * back by the lock's check before commit.
+   */
+  lockLost(err: WriterLockLostError): void {
+    this.ready = false;
+    if (!this.lockLostError) {
+      this.lockLostError = timedError('writer_lock_lost', err.message);
+      this.deps.log.error('BDS writer lock lost; writing stopped until it is re-acquired', { reason: err.reason });
+    }
+    this.workSignal.wake();
+  }
+
   // ---- writer ------------------------------------------------------------------------------
 
   private async workerLoop(): Promise<void> {
@@ -148,6 +166,8 @@ export class BdsFollower {
       this.indexedHeight = max ?? -1;
       this.ready = true;
       this.markDb(null);
+      if (this.lockLostError) this.deps.log.info('BDS writer lock re-acquired; writing resumes', { indexed_height: this.indexedHeight });
+      this.lockLostError = null;
       const stale = this.deps.spool.removeUpTo(this.indexedHeight);
       for (const h of [...this.pending.keys()]) if (h <= this.indexedHeight) this.pending.delete(h);
       if (stale) this.deps.log.info('removed spool files of already indexed blocks', { count: stale, indexed_height: this.indexedHeight });
@@ -156,6 +176,11 @@ export class BdsFollower {
       for (const w of [...this.heightWaiters]) w();
       return true;
     } catch (err) {
+      if (err instanceof WriterLockHeldError) {
+        // The database is fine; another writer (chain-bds-reindex, a second host) took the lock.
+        this.lockLostError = timedError('writer_lock_lost', `${this.lockLostError ? 'the BDS writer lock was lost and ' : ''}${err.message}; this worker writes nothing until it can take the lock`);
+        return false;
+      }
       this.markDb(err);
       this.deps.onDbError?.('prepare');
       return false;
@@ -204,6 +229,10 @@ export class BdsFollower {
 
   private async onWriteError(err: unknown, height: number): Promise<void> {
     const message = err instanceof Error ? err.message : String(err);
+    if (err instanceof WriterLockLostError) {
+      this.lockLost(err); // rolled back before commit: nothing of the batch was written
+      return;
+    }
     if (err instanceof BlockIdentityMismatchError || err instanceof BlockParentMismatchError) {
       this.lastWorkerError = timedError('block_identity_mismatch', message);
       this.deps.log.error(message);

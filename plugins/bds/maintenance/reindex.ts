@@ -74,7 +74,7 @@ export async function reindex(o: ReindexOptions): Promise<ReindexResult> {
       o.log?.(`nothing to reindex: the index is at ${indexed} and the source at ${latest}`);
       return { indexed_height: indexed, start, end, latest_height: latest, written: 0, skipped: 0, txs: 0 };
     }
-    const writer = new BlockWriter(o.db, () => o.indexers);
+    const writer = new BlockWriter(o.db, () => o.indexers, { beforeCommit: () => lock.verify() });
     const batchBlocks = o.batchMaxBlocks ?? 64;
     const batchTxs = o.batchMaxTxs ?? 20_000;
     const concurrency = Math.max(1, o.concurrency ?? 8);

@@ -23,7 +23,7 @@ export type Alert = { level: 'error' | 'warning'; code: string; message: string 
 /** Every alert code `/bds_status` can raise (the worker's own errors included). */
 export const ALERT_CODES = [
   'db_unavailable', 'spool_entries_high', 'spool_bytes_high', 'disk_free_low', 'indexed_height_ahead',
-  'block_identity_mismatch', 'write_failed', 'fetch_failed',
+  'block_identity_mismatch', 'write_failed', 'fetch_failed', 'writer_lock_lost',
 ] as const;
 
 const COUNT_CACHE_MS = 5000;
@@ -149,6 +149,7 @@ export class BdsStatusReporter {
         current_block_height: current, indexed_height: indexedHeight, value: Math.abs(delta),
       });
     }
+    if (f.lockLostError) alerts.push({ level: 'error', code: 'writer_lock_lost', message: f.lockLostError.message, recorded_at: f.lockLostError.recorded_at });
     if (f.lastWorkerError) alerts.push({ level: 'error', code: f.lastWorkerError.code, message: f.lastWorkerError.message, recorded_at: f.lastWorkerError.recorded_at });
     if (f.lastEnqueueError?.code === 'fetch_failed') {
       alerts.push({ level: 'warning', code: 'fetch_failed', message: f.lastEnqueueError.message, recorded_at: f.lastEnqueueError.recorded_at });

@@ -58,10 +58,16 @@ export interface BlockWriterOptions {
    * block of a few transactions keeps the INSERTs.
    */
   copyMinTransactions?: number;
+  /**
+   * Runs inside the write transaction just before it commits; a throw rolls the write back.
+   * The writer lock's check: a writer that lost its lock must not commit (issue #19).
+   */
+  beforeCommit?(): Promise<void>;
 }
 
 export class BlockWriter {
   private readonly copyMinTransactions: number;
+  private readonly beforeCommit: (() => Promise<void>) | null;
 
   constructor(
     private readonly db: BdsDatabase,
@@ -69,6 +75,7 @@ export class BlockWriter {
     options: BlockWriterOptions = {},
   ) {
     this.copyMinTransactions = options.copyMinTransactions ?? 50;
+    this.beforeCommit = options.beforeCommit ?? null;
   }
 
   async write(payloads: readonly BlockPayload[]): Promise<WriteResult> {
@@ -113,6 +120,7 @@ export class BlockWriter {
       }
       const normalized = fresh.map(normalizeBlock);
       const blocks = await this.writeFresh(trx, normalized);
+      await this.beforeCommit?.();
       return { written: blocks.map((b) => b.height), skipped };
     });
   }

@@ -3,6 +3,7 @@ import type { WebSocket } from 'ws';
 import type { ChainNode } from '../../../core/chain/node.js';
 import { ApiError } from '../../../core/errors.js';
 import type { Logger } from '../../../core/logger.js';
+import { isSameOrigin } from '../../../core/net/host-header.js';
 import type { UpgradeRefusal, WebSocketContribution } from '../../../core/routes.js';
 import type { DashboardOptions } from '../dashboard.config.js';
 import type { ClientAddressResolver } from '../limits/client-address.js';
@@ -22,8 +23,9 @@ export interface WsHubOptions {
 }
 
 /**
- * `/ws` (dashboard.md §6): the connection caps (total, per client address) and the websocket
- * rate class are checked before the upgrade (refused with 429/503); `new_block` and
+ * `/ws` (dashboard.md §6): the Origin (the dashboard's own or a listed one), the connection caps
+ * (total, per client address) and the websocket rate class are checked before the upgrade
+ * (refused with 403/429/503); `new_block` and
  * `node_status` go to every client, `state_change` and `contract_event` only to clients with a
  * matching subscription. The node feed starts with the first client.
  */
@@ -33,8 +35,10 @@ export class WsHub {
   private readonly feed: NodeFeed;
   private pingTimer: NodeJS.Timeout | null = null;
   private stopped = false;
+  private readonly allowedOrigins: ReadonlySet<string>;
 
   constructor(private readonly options: WsHubOptions) {
+    this.allowedOrigins = new Set(options.limits.allowedOrigins);
     this.feed = new NodeFeed(options.node, {
       newBlock: (m) => this.broadcast(m),
       tx: (states, events) => this.fanOut(states, events),
@@ -58,6 +62,12 @@ export class WsHub {
 
   accept(request: IncomingMessage): UpgradeRefusal | null | Promise<UpgradeRefusal | null> {
     if (this.stopped) return { status: 503, message: 'dashboard shutting down' };
+    // Any web page the user opens may try a WebSocket to loopback (browsers do not apply CORS
+    // to it): only the dashboard's own pages and listed origins get one. No Origin: not a browser.
+    const origin = request.headers.origin;
+    if (origin !== undefined && !isSameOrigin(origin, request.headers.host) && !this.allowedOrigins.has(origin)) {
+      return { status: 403, message: 'Forbidden: Origin not allowed; list it in plugins.dashboard.websocket.allowedOrigins' };
+    }
     const client = this.clientOf(request);
     const tooMany = (err: unknown): UpgradeRefusal => {
       if (err instanceof ApiError) return { status: 429, message: 'Too Many Requests' };

@@ -3,6 +3,7 @@ import type { AddressInfo } from 'node:net';
 import type { Duplex } from 'node:stream';
 import { WebSocketServer } from 'ws';
 import type { Logger } from '../../../core/logger.js';
+import { hostHeaderRefusal, loopbackHostHeaderAllowed, type HostHeaderAllowed } from '../../../core/net/host-header.js';
 import { rpcErrorBody, type DevnetRpc } from './devnet-rpc.js';
 import type { EventBus } from './event-bus.js';
 import { jsonText } from './json-text.js';
@@ -22,6 +23,8 @@ export class RpcServer {
   private readonly wss: WebSocketServer;
   private readonly sessions = new Set<WebSocketSession>();
   private readonly limits: RpcLimits;
+  /** DNS-rebinding protection while bound to loopback (set by listen). */
+  private hostAllowed: HostHeaderAllowed | null = null;
 
   constructor(private readonly rpc: DevnetRpc, private readonly events: EventBus, private readonly logger: Logger, limits: Partial<RpcLimits> = {}) {
     this.limits = rpcLimits(limits);
@@ -36,6 +39,10 @@ export class RpcServer {
     this.server.maxConnections = this.limits.maxOpenConnections;
     this.wss = new WebSocketServer({ noServer: true, maxPayload: this.limits.maxBodyBytes });
     this.server.on('upgrade', (req, socket, head) => {
+      if (this.hostAllowed && !this.hostAllowed(req.headers.host, req.socket)) {
+        socket.end('HTTP/1.1 403 Forbidden\r\nConnection: close\r\nContent-Length: 0\r\n\r\n');
+        return;
+      }
       if (new URL(req.url ?? '/', 'http://x').pathname !== '/websocket') return refuseUpgrade(socket);
       this.wss.handleUpgrade(req, socket, head, (ws) => {
         const session = new WebSocketSession(ws, this.rpc, this.events, this.logger, this.limits);
@@ -46,6 +53,7 @@ export class RpcServer {
   }
 
   async listen(port: number, host: string): Promise<AddressInfo> {
+    this.hostAllowed = loopbackHostHeaderAllowed(host);
     await new Promise<void>((resolve, reject) => {
       this.server.once('error', reject);
       this.server.listen(port, host, () => {
@@ -64,6 +72,7 @@ export class RpcServer {
   }
 
   private async serve(req: http.IncomingMessage, res: http.ServerResponse): Promise<void> {
+    if (this.hostAllowed && !this.hostAllowed(req.headers.host, req.socket)) return sendText(res, 403, hostHeaderRefusal(req.headers.host));
     const url = new URL(req.url ?? '/', 'http://localhost');
     const method = url.pathname.replace(/^\/+/, '');
     if (method === '' && req.method === 'POST') return this.serveJsonRpc(req, res);

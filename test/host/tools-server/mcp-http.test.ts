@@ -129,6 +129,29 @@ describe('MCP over Streamable HTTP at /mcp', () => {
     });
   });
 
+  describe('idle sessions under pressure (issue #19)', () => {
+    let t: TestHost;
+    before(async () => {
+      t = await bootTestHost(fixtureConfig(), { surfaces: { mcpSessions: { maxSessions: 2, idleMs: 600_000, evictIdleAfterMs: 300 } } });
+    });
+    after(() => t.stop());
+
+    it('a full store of idle sessions admits a new client by closing the least recently seen, long before idleMs', async () => {
+      const open = async () => postJson(t.url('/mcp'), INIT, MCP_HEADERS);
+      const list = (id: unknown) => postJson(t.url('/mcp'), { jsonrpc: '2.0', id: 2, method: 'tools/list' }, { ...MCP_HEADERS, 'mcp-session-id': String(id) });
+      const a = await open();
+      const b = await open();
+      assert.equal((await open()).status, 503, 'sessions seen just now are live and are never evicted');
+      await new Promise((r) => setTimeout(r, 450));
+      assert.equal((await list(b.headers['mcp-session-id'])).status, 200, 'b is used again, so a is now the least recently seen');
+      const c = await open();
+      assert.equal(c.status, 200, `the idle session made room: ${c.text}`);
+      assert.equal((await list(a.headers['mcp-session-id'])).status, 404, 'the evicted client is told to initialise again');
+      assert.equal((await list(b.headers['mcp-session-id'])).status, 200, 'the recently used session is untouched');
+      assert.equal((await list(c.headers['mcp-session-id'])).status, 200);
+    });
+  });
+
   describe('with unsafe tools enabled', () => {
     let t: TestHost;
     before(async () => {

@@ -1,0 +1,57 @@
+import assert from 'node:assert/strict';
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { performance } from 'node:perf_hooks';
+import { ApiError } from '../../../core/errors.js';
+import { MAX_JSON_DEPTH, MAX_JSON_VALUES, readJsonRequest } from '../../../core/http/json-body.js';
+import { request } from '../../support/test-host.js';
+
+/** Request bodies: a deeply nested or very wide body is refused by a linear scan before JSON.parse (issue #19). */
+describe('JSON request bodies', () => {
+  let server: http.Server;
+  let url: string;
+  before(async () => {
+    server = http.createServer(async (req, res) => {
+      try {
+        const value = await readJsonRequest(req, 2 * 1024 * 1024);
+        res.writeHead(200).end(JSON.stringify({ ok: true, type: typeof value }));
+      } catch (err) {
+        const e = err as ApiError;
+        res.writeHead(e.status ?? 500).end(JSON.stringify(e.toBody?.() ?? { error: String(err) }));
+      }
+    });
+    await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+    url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/`;
+  });
+  after(() => new Promise<void>((r) => server.close(() => r())));
+
+  const post = (body: string) => request(url, { method: 'POST', headers: { 'content-type': 'application/json' }, body });
+
+  it(`accepts nesting up to ${MAX_JSON_DEPTH} levels, brackets inside strings not counted`, async () => {
+    const deep = '['.repeat(MAX_JSON_DEPTH) + ']'.repeat(MAX_JSON_DEPTH);
+    assert.equal((await post(deep)).status, 200);
+    assert.equal((await post(JSON.stringify({ text: '['.repeat(5000) + '\\"[' }))).status, 200);
+  });
+
+  it('refuses a 1 MiB body of nested arrays with 400 invalid_json naming the limit, quickly', async () => {
+    const depth = 512 * 1024;
+    const started = performance.now();
+    const r = await post(`{"height":${'['.repeat(depth)}${']'.repeat(depth)}}`);
+    const ms = performance.now() - started;
+    assert.equal(r.status, 400, r.text);
+    assert.equal(r.json.error.code, 'invalid_json');
+    assert.match(r.json.error.message, new RegExp(`deeper than ${MAX_JSON_DEPTH} levels`));
+    assert.ok(ms < 2_000, `took ${ms.toFixed(0)} ms`);
+  });
+
+  it(`accepts ${MAX_JSON_VALUES - 1} values and refuses a 1 MiB object of 70,000 keys with 400 before parsing it`, async () => {
+    const within = JSON.stringify(Array.from({ length: MAX_JSON_VALUES - 1 }, (_, i) => i));
+    assert.equal((await post(within)).status, 200);
+    assert.equal((await post(JSON.stringify({ text: ','.repeat(50_000) }))).status, 200, 'commas inside strings do not count');
+    const wide = `{${Array.from({ length: 70_000 }, (_, i) => `"k${i}":${i}`).join(',')}}`;
+    const r = await post(wide);
+    assert.equal(r.status, 400, r.text);
+    assert.equal(r.json.error.code, 'invalid_json');
+    assert.match(r.json.error.message, new RegExp(`more than ${MAX_JSON_VALUES} JSON values`));
+  });
+});
