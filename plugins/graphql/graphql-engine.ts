@@ -4,7 +4,7 @@ import type { Logger } from '../../core/logger.js';
 import { BDS_TABLES } from './catalog/bds-tables.js';
 import type { BdsSource } from './database/bds-source.js';
 import { bdsStatusView } from './database/bds-status-view.js';
-import { DocumentCache } from './execution/document-cache.js';
+import { DocumentCache, withinStack } from './execution/document-cache.js';
 import { checkQueryLimits, type QueryLimits } from './execution/query-limits.js';
 import { createRequestContext, type GraphqlRequestContext } from './execution/request-context.js';
 import { KnexSqlRunner } from './execution/sql-runner.js';
@@ -50,9 +50,14 @@ export function createGraphqlEngine(source: BdsSource, options: EngineOptions, c
       } catch (err) {
         return { errors: [err as never] };
       }
-      const errors = documents.validate(document);
-      if (errors.length) return { errors };
-      const limitErrors = checkQueryLimits(schema, document, operationName, variables, limits);
+      let limitErrors;
+      try {
+        const errors = documents.validate(document);
+        if (errors.length) return { errors };
+        limitErrors = withinStack(() => checkQueryLimits(schema, document, operationName, variables, limits));
+      } catch (err) {
+        return { errors: [err as never] };
+      }
       if (limitErrors.length) return { errors: limitErrors };
       return execute({ schema, document, variableValues: variables, operationName, contextValue: context() });
     },

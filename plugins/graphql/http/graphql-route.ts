@@ -1,10 +1,10 @@
 import Router from '@koa/router';
-import type { DocumentNode, GraphQLError, GraphQLSchema } from 'graphql';
+import { GraphQLError, type DocumentNode, type GraphQLSchema } from 'graphql';
 import { processRequest, renderGraphiQL } from 'graphql-helix';
 import type Koa from 'koa';
 import { ApiError } from '../../../core/errors.js';
 import type { Logger } from '../../../core/logger.js';
-import type { DocumentCache } from '../execution/document-cache.js';
+import { withinStack, type DocumentCache } from '../execution/document-cache.js';
 import { checkQueryLimits, type QueryLimits } from '../execution/query-limits.js';
 import type { GraphqlRequestContext } from '../execution/request-context.js';
 import { jsonText } from '../json-text.js';
@@ -67,9 +67,14 @@ async function handle(ctx: Koa.Context, options: GraphqlRouteOptions): Promise<v
     operationName: params.operationName ?? undefined,
     parse: (source: string) => documents.parse(source),
     validate: (s: GraphQLSchema, document: DocumentNode) => {
-      const errors = documents.validate(document);
-      if (errors.length) return errors;
-      return checkQueryLimits(s, document, params.operationName, params.variables, options.limits);
+      try {
+        const errors = documents.validate(document);
+        if (errors.length) return errors;
+        return withinStack(() => checkQueryLimits(s, document, params.operationName, params.variables, options.limits));
+      } catch (err) {
+        if (err instanceof GraphQLError) return [err];
+        throw err;
+      }
     },
     contextFactory: () => options.context(),
   });

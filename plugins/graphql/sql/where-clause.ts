@@ -29,6 +29,9 @@ function fieldsOf(table: TableDefinition): Array<[string, ColumnDefinition]> {
   return fields;
 }
 
+/** Items in one `in`/`notIn`/`containsAllKeys`… list: each is one value for PostgreSQL to compare. */
+export const MAX_LIST_ITEMS = 10_000;
+
 const NULL_LITERAL = 'Null literals are forbidden in filter argument input.';
 const EMPTY_OBJECT = 'Empty objects are forbidden in filter argument input.';
 
@@ -88,6 +91,12 @@ class FilterCompiler {
       if (value === null) throw new GraphQLError(NULL_LITERAL);
       const spec = specs.get(name);
       if (!spec) throw new GraphQLError(`operator ${name} is not available on ${fieldName(column.name)}`);
+      if (Array.isArray(value) && value.length > MAX_LIST_ITEMS) {
+        throw new GraphQLError(
+          `\`${name}\` list of ${value.length} items on ${fieldName(column.name)}: at most ${MAX_LIST_ITEMS} are allowed; split the query or narrow it with a range (greaterThan/lessThan)`,
+          { extensions: { code: 'LIST_TOO_LONG', maxItems: MAX_LIST_ITEMS } },
+        );
+      }
       parts.push(trivialOperator(name, value) ?? spec.compile(c, value, column.type));
     }
     return Sql.and(parts);
