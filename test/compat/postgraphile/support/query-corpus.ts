@@ -1,0 +1,156 @@
+import type { CompatChain } from './compat-chain.js';
+
+/**
+ * The queries both servers answer in the differential test: what explorers and wallets send
+ * (lookups, every paging form, conditions, filters incl. relation filters, aggregates, nodeId,
+ * nested relations) and what they get wrong (error cases). A query with `from` runs after the
+ * named query on the same server and takes its variables from that server's answer (cursors
+ * are each server's own).
+ */
+export interface CorpusQuery {
+  name: string;
+  query: string;
+  variables?: Record<string, unknown>;
+  from?: string;
+  variablesFrom?: (previous: any) => Record<string, unknown>;
+  /** The raw request body instead of `{query, variables}` (malformed requests). */
+  rawBody?: string;
+  /** Extra request headers (e.g. `accept`). */
+  headers?: Record<string, string>;
+}
+
+const b64 = (v: unknown) => Buffer.from(JSON.stringify(v)).toString('base64');
+
+const BLOCK = 'nodeId height blockHash blockTime blockTimeIso txCount appHash createdAt';
+const TX = 'nodeId hash blockHeight blockHash blockTime txIndex sender nonce contract function success statusCode chiUsed result payload envelope createdAt';
+const EVENT = 'nodeId id blockHeight txHash txIndex eventIndex contract event signer caller dataIndexed data createdAt';
+const PAGE = 'pageInfo { hasNextPage hasPreviousPage startCursor endCursor }';
+
+export function queryCorpus(c: CompatChain): CorpusQuery[] {
+  const [alice, bob, carol, dave] = c.accounts as [string, string, string, string];
+  const q: CorpusQuery[] = [
+    // Lookups
+    { name: 'lookup/blockByHeight', query: `{ blockByHeight(height: "5") { ${BLOCK} } }` },
+    { name: 'lookup/blockByHeight-variable', query: 'query ($h: BigInt!) { blockByHeight(height: $h) { height blockHash txCount } }', variables: { h: String(c.batch.height) } },
+    { name: 'lookup/blockByHeight-genesis', query: `{ blockByHeight(height: "0") { ${BLOCK} } }` },
+    { name: 'lookup/blockByHeight-missing', query: '{ blockByHeight(height: "999999") { height } }' },
+    { name: 'lookup/blockByBlockHash', query: `{ blockByBlockHash(blockHash: "${c.batch.blockHash}") { height txCount } }` },
+    { name: 'lookup/transactionByHash', query: `{ transactionByHash(hash: "${c.transfers[0]}") { ${TX} } }` },
+    { name: 'lookup/transactionByHash-variable', query: 'query ($hash: String!) { transactionByHash(hash: $hash) { hash blockHeight sender contract function success chiUsed } }', variables: { hash: c.swaps[0] } },
+    { name: 'lookup/transactionByHash-failed', query: `{ transactionByHash(hash: "${c.failed}") { ${TX} } }` },
+    { name: 'lookup/transactionByHash-genesis', query: `{ transactionByHash(hash: "GENESIS") { hash blockHeight sender contract function success result } }` },
+    { name: 'lookup/transactionByHash-deploy', query: `{ transactionByHash(hash: "${c.deploy}") { hash contract function success chiUsed statusCode } }` },
+    { name: 'lookup/transactionByBlockHeightAndTxIndex', query: `{ transactionByBlockHeightAndTxIndex(blockHeight: "${c.batch.height}", txIndex: 1) { hash txIndex sender } }` },
+    { name: 'lookup/addressByAddress', query: `{ addressByAddress(address: "${alice}") { nodeId address txCount firstBlockHeight firstSeen lastBlockHeight lastTxIndex lastSeen lastTxHash lastContract lastFunction updatedAt } }` },
+    { name: 'lookup/stateByKey-patched', query: `{ stateByKey(key: "currency.balances:${dave}") { nodeId key value valueNumeric lastChangeId lastTxHash lastBlockHeight updatedAt } }` },
+    { name: 'lookup/stateByKey-token', query: `{ stateByKey(key: "${c.token}.balances:${carol}") { key value valueNumeric lastBlockHeight } }` },
+    { name: 'lookup/stateChangeByChangeId', query: '{ stateChangeByChangeId(changeId: "1") { nodeId changeId blockHeight blockHash blockTime txHash txIndex writeIndex key newValue newValueNumeric previousChangeId previousTxHash originType createdAt } }' },
+    { name: 'lookup/eventById', query: `{ eventById(id: "1") { ${EVENT} } }` },
+    { name: 'lookup/eventByTxHashAndEventIndex', query: `{ eventByTxHashAndEventIndex(txHash: "${c.swaps[0]}", eventIndex: 0) { id contract event data dataIndexed } }` },
+    { name: 'lookup/contractByName', query: `{ contractByName(name: "${c.token}") { nodeId name lastTxHash submittedAtBlock submittedAt xsc001 source } }` },
+    { name: 'lookup/bdsMetaByKey', query: '{ bdsMetaByKey(key: "schema_version") { nodeId key value updatedAt } }' },
+    { name: 'lookup/rewardById', query: '{ rewardById(id: "1") { nodeId id blockHeight txHash txIndex rewardIndex type recipientKey sourceContract value createdAt } }' },
+
+    // nodeId and the Relay node interface
+    { name: 'node/block', query: `{ node(nodeId: "${b64(['blocks', '3'])}") { __typename nodeId ... on Block { height txCount } } }` },
+    { name: 'node/transaction', query: `{ node(nodeId: "${b64(['transactions', c.transfers[1]])}") { __typename nodeId ... on Transaction { hash sender } } }` },
+    { name: 'node/missing', query: `{ node(nodeId: "${b64(['blocks', '999999'])}") { nodeId } }` },
+    { name: 'node/block-by-nodeId-field', query: `{ block(nodeId: "${b64(['blocks', '2'])}") { height blockHash } }` },
+    { name: 'node/query-root', query: '{ nodeId query { nodeId blockByHeight(height: "1") { height } } }' },
+    { name: 'node/bad-nodeId', query: '{ node(nodeId: "not-a-node-id") { nodeId } }' },
+
+    // Connections and paging
+    { name: 'conn/allBlocks-no-args', query: '{ allBlocks { totalCount nodes { height txCount } } }' },
+    { name: 'conn/allBlocks-first-desc', query: `{ allBlocks(first: 5, orderBy: HEIGHT_DESC) { totalCount nodes { height } edges { cursor node { height } } ${PAGE} } }` },
+    { name: 'conn/allBlocks-after', from: 'conn/allBlocks-first-desc', variablesFrom: (p) => ({ after: p.data.allBlocks.pageInfo.endCursor }), query: `query ($after: Cursor) { allBlocks(first: 5, orderBy: HEIGHT_DESC, after: $after) { nodes { height } ${PAGE} } }` },
+    { name: 'conn/allBlocks-before-last', from: 'conn/allBlocks-first-desc', variablesFrom: (p) => ({ before: p.data.allBlocks.pageInfo.endCursor }), query: `query ($before: Cursor) { allBlocks(last: 2, orderBy: HEIGHT_DESC, before: $before) { nodes { height } ${PAGE} } }` },
+    { name: 'conn/allBlocks-last', query: `{ allBlocks(last: 3) { nodes { height } edges { cursor } ${PAGE} } }` },
+    { name: 'conn/allBlocks-offset', query: `{ allBlocks(first: 3, offset: 4, orderBy: HEIGHT_ASC) { nodes { height } ${PAGE} } }` },
+    { name: 'conn/allBlocks-first-and-last', query: `{ allBlocks(first: 10, last: 3, orderBy: HEIGHT_ASC) { nodes { height } ${PAGE} } }` },
+    { name: 'conn/allBlocks-first-zero', query: `{ allBlocks(first: 0) { totalCount nodes { height } ${PAGE} } }` },
+    { name: 'conn/allTransactions-latest', query: '{ allTransactions(first: 20, orderBy: BLOCK_HEIGHT_DESC) { nodes { hash blockHeight txIndex contract function success } } }' },
+    { name: 'conn/allTransactions-latest-cursors', query: `{ allTransactions(first: 4, orderBy: BLOCK_HEIGHT_DESC) { edges { cursor node { hash } } ${PAGE} } }` },
+    { name: 'conn/allTransactions-latest-page2', from: 'conn/allTransactions-latest-cursors', variablesFrom: (p) => ({ after: p.data.allTransactions.pageInfo.endCursor }), query: 'query ($after: Cursor) { allTransactions(first: 4, orderBy: BLOCK_HEIGHT_DESC, after: $after) { nodes { hash blockHeight txIndex } } }' },
+    { name: 'conn/allTransactions-multi-order', query: '{ allTransactions(orderBy: [CONTRACT_ASC, BLOCK_HEIGHT_DESC]) { nodes { contract blockHeight hash } } }' },
+    { name: 'conn/allTransactions-natural', query: '{ allTransactions(first: 3, orderBy: NATURAL) { nodes { hash } } }' },
+    { name: 'conn/allTransactions-primary-key-desc', query: '{ allTransactions(first: 4, orderBy: PRIMARY_KEY_DESC) { nodes { hash } } }' },
+    { name: 'conn/allEvents-all', query: `{ allEvents(orderBy: ID_ASC) { totalCount nodes { ${EVENT} } } }` },
+    { name: 'conn/allStateChanges-desc', query: '{ allStateChanges(first: 15, orderBy: CHANGE_ID_DESC) { nodes { changeId key newValue newValueNumeric originType txHash } } }' },
+    { name: 'conn/allStates', query: '{ allStates(orderBy: KEY_ASC, first: 40, offset: 10) { totalCount nodes { key value valueNumeric lastBlockHeight } } }' },
+    { name: 'conn/allAddresses', query: '{ allAddresses(orderBy: TX_COUNT_DESC) { nodes { address txCount lastFunction } } }' },
+    { name: 'conn/allContracts', query: '{ allContracts(orderBy: SUBMITTED_AT_BLOCK_DESC) { totalCount nodes { name submittedAtBlock xsc001 lastTxHash } } }' },
+    { name: 'conn/allRewards', query: '{ allRewards(orderBy: ID_ASC) { totalCount nodes { id type recipientKey sourceContract value txHash } } }' },
+    { name: 'conn/allStatePatchRecords', query: '{ allStatePatchRecords { totalCount nodes { nodeId hash blockHeight blockHash blockTime patchCount patches createdAt } } }' },
+    { name: 'conn/allBdsMetas', query: '{ allBdsMetas(orderBy: KEY_ASC) { nodes { key } } }' },
+    { name: 'conn/allShielded', query: '{ allShieldedOutputs { totalCount nodes { id } } allShieldedOutputTags { totalCount nodes { id } } }' },
+
+    // Conditions
+    { name: 'condition/sender', query: `{ allTransactions(condition: {sender: "${alice}"}, orderBy: NONCE_ASC) { totalCount nodes { hash nonce function } } }` },
+    { name: 'condition/failed', query: '{ allTransactions(condition: {success: false}) { nodes { hash result statusCode } } }' },
+    { name: 'condition/swap-events', query: '{ allEvents(condition: {contract: "con_pairs", event: "Swap"}, orderBy: ID_ASC, first: 100) { nodes { id txHash blockHeight data dataIndexed } } }' },
+    { name: 'condition/transfer-events-variable', query: 'query ($c: String!) { allEvents(condition: {contract: $c, event: "Transfer"}) { totalCount nodes { data dataIndexed } } }', variables: { c: c.token } },
+    { name: 'condition/json-value', query: '{ allStates(condition: {value: "{\\"__fixed__\\": \\"4242.5\\"}"}) { nodes { key valueNumeric } } }' },
+    { name: 'condition/state-history', query: `{ allStateChanges(condition: {key: "currency.balances:${dave}"}, orderBy: CHANGE_ID_DESC, first: 50) { nodes { newValue newValueNumeric txHash blockHeight originType } } }` },
+    { name: 'condition/xsc001-contracts', query: '{ allContracts(condition: {xsc001: true}, orderBy: SUBMITTED_AT_BLOCK_DESC) { nodes { name submittedAt } } }' },
+    { name: 'condition/null', query: '{ allStateChanges(condition: {txHash: null}, first: 5) { totalCount nodes { changeId originType } } }' },
+
+    // Filters
+    { name: 'filter/range', query: '{ allBlocks(filter: {height: {greaterThan: "3", lessThanOrEqualTo: "8"}}) { nodes { height } } }' },
+    { name: 'filter/in', query: '{ allTransactions(filter: {function: {in: ["approve", "swapExactTokenForToken"]}}, orderBy: BLOCK_HEIGHT_ASC) { nodes { hash function } } }' },
+    { name: 'filter/startsWith-insensitive', query: '{ allEvents(filter: {event: {startsWithInsensitive: "sw"}}) { totalCount } allTransactions(filter: {contract: {startsWith: "con_"}}) { totalCount } }' },
+    { name: 'filter/and-or-not', query: `{ allTransactions(filter: {or: [{sender: {equalTo: "${bob}"}}, {and: [{contract: {equalTo: "con_dex"}}, {not: {sender: {equalTo: "${dave}"}}}]}]}, orderBy: HASH_ASC) { nodes { hash sender contract } } }` },
+    { name: 'filter/isNull-distinctFrom', query: '{ allStateChanges(filter: {previousChangeId: {isNull: true}, originType: {distinctFrom: "genesis"}}, first: 10) { totalCount nodes { changeId key } } }' },
+    { name: 'filter/like-notEqualTo', query: '{ allEvents(filter: {event: {notEqualTo: "Transfer"}, contract: {like: "con_%"}}) { nodes { contract event } } }' },
+    { name: 'filter/bigfloat', query: '{ allStates(filter: {valueNumeric: {greaterThan: "1000000"}}, orderBy: KEY_ASC) { nodes { key valueNumeric } } }' },
+    { name: 'filter/datetime', query: '{ allBlocks(filter: {blockTimeIso: {greaterThanOrEqualTo: "2000-01-01T00:00:00Z"}}) { totalCount } }' },
+    { name: 'filter/relation-forward', query: `{ allEvents(filter: {transactionByTxHash: {sender: {equalTo: "${carol}"}, success: {equalTo: true}}}, orderBy: ID_ASC) { nodes { id event txHash } } }` },
+    { name: 'filter/relation-forward-exists', query: '{ withTx: allStateChanges(filter: {transactionByTxHashExists: true}) { totalCount } withoutTx: allStateChanges(filter: {transactionByTxHashExists: false}) { totalCount } }' },
+    { name: 'filter/relation-forward-nested', query: '{ allEvents(filter: {transactionByTxHash: {blockByBlockHeight: {txCount: {greaterThan: 1}}}}) { totalCount nodes { id txHash } } }' },
+    { name: 'filter/relation-backward-some', query: '{ allBlocks(filter: {transactionsByBlockHeight: {some: {contract: {equalTo: "con_dex"}}}}) { nodes { height txCount } } }' },
+    { name: 'filter/relation-backward-every-none', query: '{ every: allBlocks(filter: {transactionsByBlockHeight: {every: {success: {equalTo: true}}}}) { totalCount } none: allBlocks(filter: {transactionsByBlockHeight: {none: {contract: {equalTo: "currency"}}}}) { totalCount } }' },
+    { name: 'filter/relation-backward-exist', query: '{ allBlocks(filter: {transactionsByBlockHeightExist: false}, first: 5, orderBy: HEIGHT_DESC) { nodes { height } } }' },
+    { name: 'error/json-filter-not-defined', query: '{ allEvents(filter: {dataIndexed: {contains: {pair: 1}}}) { nodes { id } } }' },
+
+    // Aggregates
+    { name: 'aggregate/transactions', query: '{ allTransactions { aggregates { sum { chiUsed nonce } min { blockHeight chiUsed } max { blockHeight txIndex } average { chiUsed } distinctCount { sender contract } stddevSample { chiUsed } variancePopulation { chiUsed } } } }' },
+    { name: 'aggregate/grouped', query: '{ allTransactions(orderBy: CONTRACT_ASC) { groupedAggregates(groupBy: CONTRACT) { keys sum { chiUsed } distinctCount { sender } } } }' },
+    { name: 'aggregate/grouped-having', query: '{ allTransactions { groupedAggregates(groupBy: [CONTRACT, FUNCTION], having: {sum: {chiUsed: {greaterThan: "100"}}}) { keys sum { chiUsed } max { blockHeight } } } }' },
+    { name: 'aggregate/grouped-null-key', query: '{ allStateChanges { groupedAggregates(groupBy: TX_HASH) { keys distinctCount { key } } } }' },
+    { name: 'aggregate/numeric-exact', query: '{ allStates(filter: {key: {startsWith: "currency.balances:"}}) { aggregates { sum { valueNumeric } average { valueNumeric } min { valueNumeric } } } }' },
+    { name: 'aggregate/order-by-relation-count', query: '{ allBlocks(first: 5, orderBy: [TRANSACTIONS_BY_BLOCK_HEIGHT_COUNT_DESC, HEIGHT_ASC]) { nodes { height txCount } } }' },
+    { name: 'aggregate/filtered', query: `{ allEvents(condition: {event: "Transfer"}) { aggregates { distinctCount { contract } } totalCount } allRewards(condition: {recipientKey: "${alice}"}) { aggregates { sum { value } } } }` },
+
+    // Nested relations
+    { name: 'nested/explorer-10-blocks', query: '{ allBlocks(first: 10, orderBy: HEIGHT_DESC) { nodes { height blockHash txCount transactionsByBlockHeight { nodes { hash sender contract function success eventsByTxHash { nodes { event contract data } } } } } } }' },
+    { name: 'nested/explorer-50-blocks', query: '{ allBlocks(first: 50, orderBy: HEIGHT_DESC) { nodes { height transactionsByBlockHeight { totalCount nodes { hash eventsByTxHash { totalCount nodes { id event } } } } } } }' },
+    { name: 'nested/genesis-state-changes', query: `{ blockByHeight(height: "0") { stateChangesByBlockHeight { totalCount nodes { changeId key } ${PAGE} } } }` },
+    { name: 'nested/transaction-everything', query: `{ transactionByHash(hash: "${c.swaps[1]}") { hash blockByBlockHeight { height txCount } eventsByTxHash(orderBy: EVENT_INDEX_ASC) { totalCount nodes { eventIndex event data dataIndexed } } stateChangesByTxHash { totalCount nodes { key newValue previousTxHash } } rewardsByTxHash { totalCount nodes { type value } } } }` },
+    { name: 'nested/event-up', query: '{ allEvents(first: 5, orderBy: ID_DESC) { nodes { id transactionByTxHash { hash blockByBlockHeight { height } } blockByBlockHeight { height } } } }' },
+    { name: 'nested/relation-args', query: `{ blockByHeight(height: "${c.batch.height}") { transactionsByBlockHeight(orderBy: TX_INDEX_DESC, first: 2) { totalCount nodes { txIndex hash } ${PAGE} } } }` },
+    { name: 'nested/state-patch-block', query: `{ blockByHeight(height: "${c.patchHeight}") { height statePatchRecordsByBlockHeight { nodes { patchCount patches } } stateChangesByBlockHeight { nodes { key originType newValue } } } }` },
+    { name: 'nested/contract-relations', query: `{ contractByName(name: "${c.token}") { name transactionByLastTxHash { hash function } blockBySubmittedAtBlock { height } } }` },
+    { name: 'nested/address-relations', query: `{ addressByAddress(address: "${carol}") { address transactionByLastTxHash { hash contract } } }` },
+    { name: 'nested/relation-aggregates', query: '{ allBlocks(first: 6, orderBy: HEIGHT_DESC) { nodes { height transactionsByBlockHeight { aggregates { sum { chiUsed } } } } } }' },
+
+    // Errors
+    { name: 'error/negative-first', query: '{ allBlocks(first: -1) { nodes { height } } }' },
+    { name: 'error/negative-offset', query: '{ allBlocks(offset: -1) { nodes { height } } }' },
+    { name: 'error/bad-cursor', query: '{ allBlocks(after: "bm9wZQ==") { nodes { height } } }' },
+    { name: 'error/bad-bigint', query: '{ blockByHeight(height: "abc") { height } }' },
+    { name: 'error/bad-json-condition', query: '{ allStates(condition: {value: "None"}) { nodes { key } } }' },
+    { name: 'error/syntax', query: '{ allBlocks(' },
+    { name: 'error/syntax-accept-json', query: '{ allBlocks(', headers: { accept: 'application/json' } },
+    { name: 'error/syntax-accept-graphql-response', query: '{ allBlocks(', headers: { accept: 'application/graphql-response+json' } },
+    { name: 'error/events-exists-not-defined', query: '{ allEvents(filter: {transactionByTxHashExists: true}) { totalCount } }' },
+    { name: 'error/unknown-field', query: '{ allBlocks { nodes { heigth } } }' },
+    { name: 'error/unknown-field-accept-json', query: '{ allBlocks { nodes { heigth } } }', headers: { accept: 'application/json' } },
+    { name: 'error/unknown-argument', query: '{ allBlocks(limit: 3) { nodes { height } } }' },
+    { name: 'error/mutation', query: 'mutation { __typename }' },
+    { name: 'error/missing-variable', query: 'query ($h: BigInt!) { blockByHeight(height: $h) { height } }' },
+    { name: 'error/wrong-variable-type', query: 'query ($h: BigInt!) { blockByHeight(height: $h) { height } }', variables: { h: { x: 1 } } },
+    { name: 'error/no-query', query: '', rawBody: '{"variables":{}}' },
+    { name: 'error/not-json', query: '', rawBody: '{"query": ' },
+    { name: 'error/partial', query: '{ blockByHeight(height: "1") { height } allBlocks(first: -5) { nodes { height } } }' },
+  ];
+  return q;
+}
