@@ -28,16 +28,16 @@ export interface GraphqlEngine {
   router(): Router;
 }
 
-export type EngineOptions = Pick<GraphqlOptions, 'path' | 'graphiql' | 'bodyLimitBytes' | 'maxTokens' | 'maxPageSize' | 'relationPageSize' | 'maxDepth' | 'maxComplexity' | 'statementTimeoutMs'>;
+export type EngineOptions = Pick<GraphqlOptions, 'path' | 'graphiql' | 'bodyLimitBytes' | 'maxTokens' | 'maxPageSize' | 'relationPageSize' | 'maxDepth' | 'maxComplexity' | 'statementTimeoutMs' | 'dynamicJson' | 'maxRowsRead'>;
 
 export function createGraphqlEngine(source: BdsSource, options: EngineOptions, contributions: readonly GraphqlContribution[], log: Logger): GraphqlEngine {
   const tables = [...BDS_TABLES, ...contributions.flatMap((c) => (c.kind === 'table' ? [c.table] : []))];
   const fields = contributions.flatMap((c) => (c.kind === 'fields' ? [c.fields] : []));
-  const schema = buildGraphqlSchema({ tables, fields, status: (ctx) => bdsStatusView(ctx, source) });
+  const schema = buildGraphqlSchema({ tables, fields, status: (ctx) => bdsStatusView(ctx, source), dbSchema: source.schema, dynamicJson: options.dynamicJson });
   const runner = new KnexSqlRunner(() => source.knex, { timeoutMs: options.statementTimeoutMs, cancelOnTimeout: source.kind === 'postgres', log });
   const limits = queryLimitsOf(options);
   const documents = new DocumentCache(schema, options.maxTokens);
-  const context = () => createRequestContext(source.schema, runner, { max: options.maxPageSize, relation: options.relationPageSize });
+  const context = () => createRequestContext(source.schema, runner, { max: options.maxPageSize, relation: options.relationPageSize }, options.maxRowsRead);
   return {
     schema,
     source,

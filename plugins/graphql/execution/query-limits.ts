@@ -28,8 +28,8 @@ import { variableNestingError } from './input-nesting.js';
 export interface QueryLimits {
   maxDepth: number;
   maxComplexity: number;
-  maxPageSize: number;
-  relationPageSize: number;
+  maxPageSize: number | null;
+  relationPageSize: number | null;
 }
 
 /** Introspection (GraphiQL's query nests `ofType` ~9 levels) is held to its own fixed depth. */
@@ -125,7 +125,7 @@ export function checkQueryLimits(
       if (connection) {
         try {
           const args = getArgumentValues(field, selection, coerced.coerced) as ConnectionArgs;
-          childPage = planConnection(connection.table, args, pageSizesFor({ max: limits.maxPageSize, relation: limits.relationPageSize }, connection.relation)).limit;
+          childPage = planConnection(connection.table, args, pageSizesFor({ max: limits.maxPageSize, relation: limits.relationPageSize }, connection.relation), connection.catalog).limit;
         } catch (err) {
           errors.push(inputError(err, [...at, label].join('.'), selection));
           continue;

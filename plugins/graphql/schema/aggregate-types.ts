@@ -20,11 +20,11 @@ export interface AggregateTypes {
 export function aggregateTypes(table: TableDefinition): AggregateTypes {
   const kindFields: GraphQLFieldConfigMap<Row, unknown> = {
     keys: {
-      type: new GraphQLList(new GraphQLNonNull(GraphQLString)),
+      type: new GraphQLList(GraphQLString),
       description: 'The values of the `groupBy` expressions of this group (null outside `groupedAggregates`).',
       resolve: (row) => {
-        const keys: string[] = [];
-        for (let i = 0; `g${i}` in row; i++) keys.push(row[`g${i}`] === null ? 'null' : String(row[`g${i}`]));
+        const keys: Array<string | null> = [];
+        for (let i = 0; `g${i}` in row; i++) keys.push(row[`g${i}`] === null ? null : String(row[`g${i}`]));
         return keys.length ? keys : null;
       },
     },

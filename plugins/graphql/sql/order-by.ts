@@ -1,12 +1,14 @@
+import { createHash } from 'node:crypto';
 import { GraphQLError } from 'graphql';
+import { quoteIdent } from './sql-fragment.js';
 import { upperSnake } from '../catalog/inflection.js';
 import { columnOf, type ColumnDefinition, type TableDefinition } from '../catalog/table-definition.js';
 
 /**
  * `orderBy: [XxxOrderBy!]` → a total order. Values are PostGraphile's: `NATURAL`,
  * `<COLUMN>_ASC` / `<COLUMN>_DESC` per column, `PRIMARY_KEY_ASC` / `_DESC`; the default is
- * `[PRIMARY_KEY_ASC]`. An order that is not unique gets the primary key appended ascending, as
- * PostGraphile does, so cursors are stable. The cursor prefix is the lower-cased enum values.
+ * `[PRIMARY_KEY_ASC]`. An order that is not unique gets the primary key appended in the direction of its first
+ * column, as PostGraphile 5 does, so cursors are stable. The cursor prefix is the lower-cased enum values.
  */
 export interface OrderTerm {
   column: ColumnDefinition;
@@ -15,8 +17,13 @@ export interface OrderTerm {
 
 export interface ResolvedOrder {
   terms: OrderTerm[];
-  /** `["block_height_desc"]`: the first entries of every cursor made under this order. */
-  cursorPrefix: string[];
+  /**
+   * PostGraphile 5's cursor digest of this order: the first 10 hex digits of the SHA-256 of the
+   * JSON list of the order's column expressions (`__blocks__."height"`); directions are not in it.
+   */
+  digest: string;
+  /** The orderBy values as given (batching key). */
+  names: string[];
 }
 
 export const DEFAULT_ORDER = ['PRIMARY_KEY_ASC'];
@@ -49,13 +56,21 @@ export function resolveOrder(table: TableDefinition, orderBy: readonly string[] 
     push(column, m[2] === 'DESC');
   }
   if (!isUnique(table, terms)) {
-    for (const c of table.primaryKey) push(columnOf(table, c), false);
+    // PostGraphile 5 appends the primary key in the direction of the first order column.
+    const descending = terms[0]?.descending ?? false;
+    for (const c of table.primaryKey) push(columnOf(table, c), descending);
   }
-  return { terms, cursorPrefix: names.map((n) => n.toLowerCase()) };
+  const expressions = terms.map((t) => `__${table.name}__.${quoteIdent(t.column.name)}`);
+  return { terms, digest: createHash('sha256').update(JSON.stringify(expressions)).digest('hex').slice(0, 10), names: [...names] };
 }
 
-/** Unique when the ordered columns cover the primary key or a unique constraint. */
+/**
+ * PostGraphile 5's test (graphile-build-pg's order-by-attribute plugin): an order is taken as
+ * unique when one of its columns is the FIRST column of the primary key or of a unique
+ * constraint. `BLOCK_HEIGHT_DESC` on transactions (unique (block_height, tx_index)) gets no
+ * tie-break there, so none here either: same rows, same order, same pages.
+ */
 function isUnique(table: TableDefinition, terms: readonly OrderTerm[]): boolean {
   const ordered = new Set(terms.map((t) => t.column.name));
-  return [table.primaryKey, ...(table.uniqueKeys ?? [])].some((key) => key.every((c) => ordered.has(c) && !columnOf(table, c).nullable));
+  return [table.primaryKey, ...(table.uniqueKeys ?? [])].some((key) => ordered.has(key[0]!));
 }

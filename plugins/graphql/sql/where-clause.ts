@@ -1,8 +1,9 @@
 import { GraphQLError } from 'graphql';
 import { fieldName } from '../catalog/inflection.js';
+import type { TableCatalog, TableRelation } from '../catalog/relations.js';
 import type { ColumnDefinition, TableDefinition } from '../catalog/table-definition.js';
 import { operatorsFor, trivialOperator, type OperatorSpec } from './filter-operators.js';
-import { col, Sql, TRUE } from './sql-fragment.js';
+import { col, quoteIdent, Sql, TRUE } from './sql-fragment.js';
 
 /**
  * `condition` (exact equality per column; `null` means IS NULL, as in PostGraphile) and
@@ -35,9 +36,9 @@ export const MAX_LIST_ITEMS = 10_000;
 const NULL_LITERAL = 'Null literals are forbidden in filter argument input.';
 const EMPTY_OBJECT = 'Empty objects are forbidden in filter argument input.';
 
-export function filterSql(table: TableDefinition, alias: string, filter: Record<string, unknown> | null | undefined): Sql {
+export function filterSql(table: TableDefinition, alias: string, filter: Record<string, unknown> | null | undefined, catalog: TableCatalog | null = null): Sql {
   if (filter === null || filter === undefined) return TRUE;
-  return new FilterCompiler(table, alias).object(filter);
+  return new FilterCompiler(table, alias, catalog, { next: 0 }).object(filter);
 }
 
 const operatorCache = new Map<string, Map<string, OperatorSpec>>();
@@ -53,9 +54,12 @@ function operatorMap(column: ColumnDefinition): Map<string, OperatorSpec> {
 
 class FilterCompiler {
   private readonly columns: Map<string, ColumnDefinition>;
+  private readonly relations: Map<string, TableRelation>;
 
-  constructor(private readonly table: TableDefinition, private readonly alias: string) {
+  /** @param aliases numbers the subquery aliases of relation filters (`r1`, `r2`…) across the whole filter. */
+  constructor(private readonly table: TableDefinition, private readonly alias: string, private readonly catalog: TableCatalog | null, private readonly aliases: { next: number }) {
     this.columns = new Map(fieldsOf(table));
+    this.relations = new Map((catalog?.relationsOf(table) ?? []).map((r) => [r.field, r]));
   }
 
   object(filter: Record<string, unknown>): Sql {
@@ -72,11 +76,45 @@ class FilterCompiler {
         parts.push(key === 'and' ? Sql.and(items) : Sql.or(items));
       } else if (key === 'not') {
         parts.push(Sql.build`NOT (${this.object(value as Record<string, unknown>)})`);
+      } else if (this.columns.has(key)) {
+        parts.push(this.column(this.columns.get(key)!, value as Record<string, unknown>));
       } else {
-        const column = this.columns.get(key);
-        if (!column) throw new GraphQLError(`${this.table.typeName}Filter has no field ${key}`);
-        parts.push(this.column(column, value as Record<string, unknown>));
+        parts.push(this.relation(key, value));
       }
+    }
+    return Sql.and(parts);
+  }
+
+  /**
+   * connection-filter's relation filters as EXISTS subqueries over the related table: forward
+   * `{…}` (the related row matches) and `…Exists`; backward `{some|every|none}` and `…Exist`.
+   */
+  private relation(key: string, value: unknown): Sql {
+    const exists = /Exists?$/.exec(key);
+    const relation = this.relations.get(key) ?? (exists ? this.relations.get(key.slice(0, exists.index)) : undefined);
+    const wanted = relation && exists && relation.field !== key
+      ? (relation.direction === 'forward' ? exists[0] === 'Exists' && relation.nullable : exists[0] === 'Exist')
+      : Boolean(relation);
+    if (!relation || !wanted || !this.catalog) throw new GraphQLError(`${this.table.typeName}Filter has no field ${key}`);
+    const other = `r${++this.aliases.next}`;
+    const join = relation.localColumns.map((c, i) => `${col(other, relation.otherColumns[i]!)} = ${col(this.alias, c)}`).join(' AND ');
+    const from = `${quoteIdent(this.catalog.dbSchema)}.${quoteIdent(relation.other.name)} AS ${quoteIdent(other)}`;
+    const some = (where: Sql) => Sql.build`EXISTS (SELECT 1 FROM ${from} WHERE ${Sql.and([Sql.raw(join), where])})`;
+    if (relation.field !== key) return value ? some(TRUE) : Sql.build`NOT ${some(TRUE)}`;
+    const inner = (f: unknown) => {
+      if (f === null) throw new GraphQLError(NULL_LITERAL);
+      return new FilterCompiler(relation.other, other, this.catalog, this.aliases).object(f as Record<string, unknown>);
+    };
+    if (relation.direction === 'forward') return some(inner(value));
+    const quantifiers = value as Record<string, unknown>;
+    if (Object.keys(quantifiers).length === 0) throw new GraphQLError(EMPTY_OBJECT);
+    const parts: Sql[] = [];
+    for (const [q, f] of Object.entries(quantifiers)) {
+      if (f === undefined) continue;
+      if (q === 'some') parts.push(some(inner(f)));
+      else if (q === 'none') parts.push(Sql.build`NOT ${some(inner(f))}`);
+      else if (q === 'every') parts.push(Sql.build`NOT ${some(Sql.build`NOT (${inner(f)})`)}`);
+      else throw new GraphQLError(`${key} has no field ${q}`);
     }
     return Sql.and(parts);
   }
