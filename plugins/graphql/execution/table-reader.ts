@@ -1,6 +1,7 @@
 import type { ColumnDefinition, TableDefinition } from '../catalog/table-definition.js';
 import { aggregateAlias, type GroupByValue, type RequestedAggregate } from '../sql/aggregates.js';
 import type { ConnectionPlan } from '../sql/connection-plan.js';
+import type { Sql } from '../sql/sql-fragment.js';
 import { aggregatesSql, countSql, KEY_PREFIX, pageSql, rowsByKeySql, type Partition } from '../sql/connection-sql.js';
 import { encodeCursor } from '../sql/cursor.js';
 import { BatchLoader, keyId } from './batch-loader.js';
@@ -140,10 +141,10 @@ export class ConnectionValue {
   }
 
   /** `groupedAggregates`: one row per group, with `g<i>` holding the group keys as text. */
-  grouped(requested: readonly RequestedAggregate[], groupBy: readonly GroupByValue[]): Promise<Row[]> {
-    const id = `${groupBy.map((g) => g.name).join(',')}|${requested.map(aggregateAlias).sort().join(',')}`;
+  grouped(requested: readonly RequestedAggregate[], groupBy: readonly GroupByValue[], having: Sql | null = null): Promise<Row[]> {
+    const id = `${groupBy.map((g) => g.name).join(',')}|${requested.map(aggregateAlias).sort().join(',')}|${having ? JSON.stringify([having.text, having.values]) : ''}`;
     return this.load<Row[]>(`grouped:${id}`, [], async (partition) => {
-      const rows = await this.ctx.sql.rows(aggregatesSql(this.ctx.dbSchema, this.plan, partition, requested, groupBy));
+      const rows = await this.ctx.sql.rows(aggregatesSql(this.ctx.dbSchema, this.plan, partition, requested, groupBy, having));
       const out = new Map<string, Row[]>();
       for (const r of rows) {
         const key = partition ? takeKey(r, partition.columns.length) : ROOT;

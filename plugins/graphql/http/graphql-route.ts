@@ -93,7 +93,13 @@ async function handle(ctx: Koa.Context, options: GraphqlRouteOptions): Promise<v
   ctx.status = status;
   for (const h of result.headers) if (h.name.toLowerCase() !== 'content-type') ctx.set(h.name, h.value);
   ctx.type = 'application/json; charset=utf-8';
-  ctx.body = jsonText(payload);
+  ctx.body = jsonText(payload.errors ? { ...payload, errors: payload.errors.map(withExtensions) } : payload);
+}
+
+/** PostGraphile answers `"extensions": {}` on every error; graphql-js leaves an empty one out. */
+function withExtensions(error: GraphQLError): unknown {
+  const json = typeof error.toJSON === 'function' ? error.toJSON() : (error as unknown as Record<string, unknown>);
+  return 'extensions' in json ? json : { ...json, extensions: {} };
 }
 
 function sendErrors(ctx: Koa.Context, status: number, code: string, message: string, headers: Record<string, string> = {}): void {

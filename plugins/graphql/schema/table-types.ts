@@ -11,6 +11,7 @@ import type { Row } from '../execution/sql-runner.js';
 import { ConnectionValue, rowByKey, type RelationKey } from '../execution/table-reader.js';
 import { pageSizesFor, planConnection, type ConnectionArgs } from '../sql/connection-plan.js';
 import { DEFAULT_ORDER, orderByValues } from '../sql/order-by.js';
+import { havingSql } from '../sql/having.js';
 import { aggregateTypes, groupByOf, requestedAggregates } from './aggregate-types.js';
 import { FilterTypes } from './filter-types.js';
 import { encodeNodeId } from './node-id.js';
@@ -146,7 +147,7 @@ export class TableTypes {
       fields: () => Object.fromEntries(table.columns.map((c) => [fieldName(c.name), { type: scalarFor(c.type, this.json), description: `Checks for equality with the object’s \`${fieldName(c.name)}\` field.` }])),
     });
     const filter = this.filters.tableFilter(table, typeNames.filter(table));
-    const { aggregates, groupBy } = aggregateTypes(table);
+    const { aggregates, groupBy, having } = aggregateTypes(table);
 
     const object = new GraphQLObjectType<Row, GraphqlRequestContext>({
       name: table.typeName,
@@ -182,8 +183,12 @@ export class TableTypes {
         groupedAggregates: {
           type: new GraphQLList(new GraphQLNonNull(aggregates)),
           description: 'Grouped aggregates across the matching connection (ignoring before/after/first/last/offset)',
-          args: { groupBy: { type: new GraphQLNonNull(new GraphQLList(new GraphQLNonNull(groupBy))), description: 'The method to use when grouping `' + table.typeName + '` for these aggregates.' } },
-          resolve: (c, args: { groupBy: string[] }, _ctx, info) => c.grouped(requestedAggregates(table, info), groupByOf(table, args.groupBy)),
+          args: {
+            groupBy: { type: new GraphQLNonNull(new GraphQLList(new GraphQLNonNull(groupBy))), description: 'The method to use when grouping `' + table.typeName + '` for these aggregates.' },
+            having: { type: having, description: 'Conditions on the grouped aggregates.' },
+          },
+          resolve: (c, args: { groupBy: string[]; having?: Record<string, unknown> | null }, _ctx, info) =>
+            c.grouped(requestedAggregates(table, info), groupByOf(table, args.groupBy), args.having ? havingSql(table, args.having) : null),
         },
       },
     });

@@ -50,7 +50,7 @@ export function aggregateSql(a: RequestedAggregate, alias: string): string {
   return a.kind.sql(col(alias, a.column.name));
 }
 
-/** `groupedAggregates(groupBy: [...])` values: every column, plus hour/day truncations of timestamps. */
+/** `groupedAggregates(groupBy: [...])` values: every column not unique on its own, plus hour/day truncations of timestamps. */
 export interface GroupByValue {
   name: string;
   sql(alias: string): string;
@@ -58,7 +58,10 @@ export interface GroupByValue {
 
 export function groupByValues(table: TableDefinition): GroupByValue[] {
   const out: GroupByValue[] = [];
+  // A column that is unique on its own makes one group per row: pg-aggregates leaves it out.
+  const alone = new Set([table.primaryKey, ...(table.uniqueKeys ?? [])].filter((k) => k.length === 1).map((k) => k[0]!));
   for (const c of table.columns) {
+    if (alone.has(c.name)) continue;
     out.push({ name: upperSnake(c.name), sql: (alias) => col(alias, c.name) });
     if (c.type === 'timestamptz') {
       out.push({ name: `${upperSnake(c.name)}_TRUNCATED_TO_HOUR`, sql: (alias) => `date_trunc('hour', ${col(alias, c.name)})` });

@@ -132,13 +132,13 @@ export function countSql(schema: string, plan: ConnectionPlan, partition: Partit
   return Sql.build`SELECT ${partitionSelect(partition)}count(*) AS "n" FROM ${tableRef(schema, plan.table)} AS ${quoteIdent(T)} WHERE ${partitionWhere(plan, partition)}${groupByPartition(partition)}`;
 }
 
-export function aggregatesSql(schema: string, plan: ConnectionPlan, partition: Partition | null, requested: readonly RequestedAggregate[], groupBy: readonly GroupByValue[] = []): Sql {
+export function aggregatesSql(schema: string, plan: ConnectionPlan, partition: Partition | null, requested: readonly RequestedAggregate[], groupBy: readonly GroupByValue[] = [], having: Sql | null = null): Sql {
   const groups = groupBy.map((g, i) => `(${g.sql(T)})::text AS ${quoteIdent(`g${i}`)}`);
   const aggs = requested.map((a) => `${aggregateSql(a, T)} AS ${quoteIdent(aggregateAlias(a))}`);
   const selected = [...groups, ...aggs];
   if (selected.length === 0) selected.push('1 AS "one"');
   const order = groupBy.length ? ` ORDER BY ${[...(partition ? partition.columns.map((_c, i) => quoteIdent(`${KEY_PREFIX}${i}`)) : []), ...groupBy.map((_g, i) => quoteIdent(`g${i}`))].join(', ')}` : '';
-  return Sql.build`SELECT ${partitionSelect(partition)}${selected.join(', ')} FROM ${tableRef(schema, plan.table)} AS ${quoteIdent(T)} WHERE ${partitionWhere(plan, partition)}${groupByPartition(partition, groupBy.map((g) => g.sql(T)))}${order}`;
+  return Sql.build`SELECT ${partitionSelect(partition)}${selected.join(', ')} FROM ${tableRef(schema, plan.table)} AS ${quoteIdent(T)} WHERE ${partitionWhere(plan, partition)}${groupByPartition(partition, groupBy.map((g) => g.sql(T)))}${having ? Sql.build` HAVING ${having}` : ''}${order}`;
 }
 
 /**

@@ -78,6 +78,17 @@ describe('GraphQL answers as PostGraphile 5 under upstream\'s preset (issue #15)
     assert.match(String(bad.errors?.[0]?.message), /transactionByTxHashExists/, 'Exists only on nullable keys, as connection-filter');
   });
 
+  it('groupedAggregates(having:) keeps the groups whose aggregates match; columns unique alone are not group keys', async function () {
+    const txs = fixtureTxs();
+    const data = await f.data('{ allTransactions { groupedAggregates(groupBy: [SENDER], having: {sum: {chiUsed: {greaterThan: "600"}}, OR: [{max: {blockHeight: {greaterThanOrEqualTo: "0"}}}]}) { keys sum { chiUsed } } } }');
+    const sums = new Map<string, number>();
+    for (const t of txs) sums.set(t.sender, (sums.get(t.sender) ?? 0) + t.chi_used);
+    const expected = [...sums].filter(([, n]) => n > 600).map(([s]) => s).sort();
+    assert.deepStrictEqual(data.allTransactions.groupedAggregates.map((g: any) => g.keys[0]), expected);
+    const values = (await f.data('{ __type(name: "TransactionGroupBy") { enumValues { name } } }')).__type.enumValues.map((v: any) => v.name);
+    assert.ok(!values.includes('HASH') && values.includes('SENDER'), values.join(','));
+  });
+
   it('no page cap: first above 1000 is served, and a relation without first is not cut at 100', async function () {
     const height = 900_000;
     await f.db.knex.raw(`INSERT INTO ${schema}.blocks (height, block_hash, block_time, block_time_iso, tx_count, app_hash, created_at) VALUES (?, 'BIG', 1, now(), 0, 'A', now())`, [height]);
