@@ -139,7 +139,7 @@ export class TableTypes {
     const orderBy = new GraphQLEnumType({
       name: typeNames.orderBy(table),
       description: `Methods to use when ordering \`${table.typeName}\`.`,
-      values: Object.fromEntries(orderByValues(table).map((v) => [v, { value: v }])),
+      values: Object.fromEntries(orderByValues(table, this.catalog).map((v) => [v, { value: v }])),
     });
     const condition = new GraphQLInputObjectType({
       name: typeNames.condition(table),

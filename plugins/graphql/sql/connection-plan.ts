@@ -65,7 +65,7 @@ export function planConnection(table: TableDefinition, args: ConnectionArgs, siz
   const offset = args.offset ?? 0;
   if (!Number.isInteger(offset) || offset < 0) throw new GraphQLError(`\`offset\` must be a non-negative integer, got ${offset}`);
   if (last !== null && offset > 0 && first === null) throw new GraphQLError('`offset` cannot be combined with `last`; page backwards with `last` and `before` instead');
-  const order = resolveOrder(table, args.orderBy);
+  const order = resolveOrder(table, args.orderBy, catalog);
   const after = args.after != null ? decodeCursor(order, args.after, 'after') : null;
   const before = args.before != null ? decodeCursor(order, args.before, 'before') : null;
   const where = Sql.and([conditionSql(table, TABLE_ALIAS, args.condition), filterSql(table, TABLE_ALIAS, args.filter, catalog)]);

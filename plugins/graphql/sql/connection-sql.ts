@@ -52,8 +52,18 @@ export function keyMatch(columns: readonly ColumnDefinition[], keys: ReadonlyArr
   return Sql.build`${left} IN ${keyRows(columns, keys)}`;
 }
 
+/** An order term's SQL: its column, or its relation aggregate's subquery. */
+function termSql(term: OrderTerm, alias: string): string {
+  return term.expression ? term.expression(alias) : col(alias, term.column.name);
+}
+
+/** The relation aggregates an order uses, selected as `__o<i>` so cursors can carry them. */
+function orderSelects(plan: ConnectionPlan, alias = T): string {
+  return plan.order.terms.filter((t) => t.expression).map((t) => `, ${t.expression!(alias)} AS ${quoteIdent(t.column.name)}`).join('');
+}
+
 function orderSql(terms: readonly OrderTerm[], reverse: boolean, alias = T): string {
-  return terms.map((t) => `${col(alias, t.column.name)} ${t.descending !== reverse ? 'DESC' : 'ASC'}`).join(', ');
+  return terms.map((t) => `${termSql(t, alias)} ${t.descending !== reverse ? 'DESC' : 'ASC'}`).join(', ');
 }
 
 /**
@@ -64,7 +74,7 @@ export function boundSql(terms: readonly OrderTerm[], values: readonly unknown[]
   let predicate: Sql = FALSE;
   for (let i = terms.length - 1; i >= 0; i--) {
     const term = terms[i]!;
-    const c = col(alias, term.column.name);
+    const c = termSql(term, alias);
     const v = values[i];
     const descending = term.descending !== reverse;
     const nullable = term.column.nullable ?? false;
@@ -103,7 +113,7 @@ export function pageSql(schema: string, plan: ConnectionPlan, partition: Partiti
   const limit = plan.limit === null ? cap : Math.min(plan.limit + 1, cap);
   const tail = `ORDER BY ${order} LIMIT ${limit}${plan.offset ? ` OFFSET ${plan.offset}` : ''}`;
   if (!partition) {
-    return Sql.build`SELECT ${selectList(plan.table, T, columns)} FROM ${from} AS ${quoteIdent(T)} WHERE ${boundedWhere(plan)} ${tail}`;
+    return Sql.build`SELECT ${selectList(plan.table, T, columns)}${orderSelects(plan)} FROM ${from} AS ${quoteIdent(T)} WHERE ${boundedWhere(plan)} ${tail}`;
   }
   const keys = keyAliases(partition);
   const values = keyRows(partition.columns, partition.keys);
@@ -111,7 +121,7 @@ export function pageSql(schema: string, plan: ConnectionPlan, partition: Partiti
     ...partition.columns.map((c, i) => Sql.raw(`${col(T, c.name)} = "k".${keys[i]}`)),
     boundedWhere(plan),
   ]);
-  return Sql.build`SELECT ${keys.map((k) => `"k".${k}`).join(', ')}, "x".* FROM ${values} AS "k"(${keys.join(', ')}) CROSS JOIN LATERAL (SELECT ${selectList(plan.table, T, columns)} FROM ${from} AS ${quoteIdent(T)} WHERE ${join} ${tail}) AS "x" LIMIT ${String(cap)}`;
+  return Sql.build`SELECT ${keys.map((k) => `"k".${k}`).join(', ')}, "x".* FROM ${values} AS "k"(${keys.join(', ')}) CROSS JOIN LATERAL (SELECT ${selectList(plan.table, T, columns)}${orderSelects(plan)} FROM ${from} AS ${quoteIdent(T)} WHERE ${join} ${tail}) AS "x" LIMIT ${String(cap)}`;
 }
 
 function partitionSelect(partition: Partition | null): string {

@@ -89,6 +89,25 @@ describe('GraphQL answers as PostGraphile 5 under upstream\'s preset (issue #15)
     assert.ok(!values.includes('HASH') && values.includes('SENDER'), values.join(','));
   });
 
+  it('orderBy an aggregate of a relation (TRANSACTIONS_BY_BLOCK_HEIGHT_COUNT_DESC), with cursors that page on it', async function () {
+    const txs = fixtureTxs();
+    const heights = (await f.data('{ allBlocks { nodes { height } } }')).allBlocks.nodes.map((b: any) => Number(b.height)) as number[];
+    const count = (h: number) => txs.filter((t) => t.block_height === h).length;
+    const expected = [...heights].sort((a, b) => count(b) - count(a) || a - b).map(String);
+    const all = await f.data('{ allBlocks(orderBy: [TRANSACTIONS_BY_BLOCK_HEIGHT_COUNT_DESC, HEIGHT_ASC]) { nodes { height } } }');
+    assert.deepStrictEqual(all.allBlocks.nodes.map((n: any) => n.height), expected);
+    const seen: string[] = [];
+    let after: string | null = null;
+    for (let i = 0; i < 10; i++) {
+      const page: any = await f.data('query ($a: Cursor) { allBlocks(first: 2, after: $a, orderBy: [TRANSACTIONS_BY_BLOCK_HEIGHT_SUM_CHI_USED_DESC, HEIGHT_ASC]) { nodes { height } pageInfo { hasNextPage endCursor } } }', { a: after });
+      seen.push(...page.allBlocks.nodes.map((n: any) => n.height));
+      if (!page.allBlocks.pageInfo.hasNextPage) break;
+      after = page.allBlocks.pageInfo.endCursor;
+    }
+    const sum = (h: number) => txs.filter((t) => t.block_height === h).reduce((n, t) => n + t.chi_used, 0);
+    assert.deepStrictEqual(seen, [...heights].sort((a, b) => sum(b) - sum(a) || a - b).map(String));
+  });
+
   it('no page cap: first above 1000 is served, and a relation without first is not cut at 100', async function () {
     const height = 900_000;
     await f.db.knex.raw(`INSERT INTO ${schema}.blocks (height, block_hash, block_time, block_time_iso, tx_count, app_hash, created_at) VALUES (?, 'BIG', 1, now(), 0, 'A', now())`, [height]);
