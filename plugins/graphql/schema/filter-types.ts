@@ -2,6 +2,7 @@ import { GraphQLBoolean, GraphQLInputObjectType, GraphQLList, GraphQLNonNull, Gr
 import { fieldName } from '../catalog/inflection.js';
 import type { TableCatalog } from '../catalog/relations.js';
 import type { PgColumnType, TableDefinition } from '../catalog/table-definition.js';
+import { AGGREGATE_KINDS } from '../sql/aggregates.js';
 import { operatorsFor, type OperatorInput } from '../sql/filter-operators.js';
 import { scalarFor } from './scalars.js';
 
@@ -26,6 +27,7 @@ export class FilterTypes {
   private readonly scalarFilters = new Map<string, GraphQLInputObjectType>();
   private readonly tableFilters = new Map<string, GraphQLInputObjectType>();
   private readonly toMany = new Map<string, GraphQLInputObjectType>();
+  private readonly aggregateFilters = new Map<string, GraphQLInputObjectType>();
 
   constructor(private readonly catalog: TableCatalog, private readonly json: GraphQLScalarType) {}
 
@@ -72,6 +74,40 @@ export class FilterTypes {
     return filter;
   }
 
+  /**
+   * pg-aggregates' `<Child>AggregatesFilter { filter sum: { col: BigFloatFilter } … }` under a
+   * backward relation filter: conditions on aggregates of the related rows (those matching `filter`).
+   */
+  private aggregatesFilter(child: TableDefinition): GraphQLInputObjectType {
+    const name = `${child.typeName}AggregatesFilter`;
+    let filter = this.aggregateFilters.get(name);
+    if (!filter) {
+      filter = new GraphQLInputObjectType({
+        name,
+        description: `A filter to be used against aggregates of \`${child.typeName}\` object types.`,
+        fields: () => {
+          const fields: GraphQLInputFieldConfigMap = {
+            filter: { type: this.tableFilterOf(child), description: `A filter that must pass for the relevant \`${child.typeName}\` object to be included within the aggregate.` },
+          };
+          for (const kind of AGGREGATE_KINDS) {
+            const columns = child.columns.filter((c) => kind.appliesTo(c));
+            if (columns.length === 0) continue;
+            fields[kind.id] = {
+              type: new GraphQLInputObjectType({
+                name: `${child.typeName}${kind.id.charAt(0).toUpperCase()}${kind.id.slice(1)}AggregateFilter`,
+                fields: () => Object.fromEntries(columns.map((c) => [fieldName(c.name), { type: this.scalarFilter(kind.resultType(c)) }])),
+              }),
+              description: `${kind.description.slice(0, -1)} aggregate over matching \`${child.typeName}\` objects.`,
+            };
+          }
+          return fields;
+        },
+      });
+      this.aggregateFilters.set(name, filter);
+    }
+    return filter;
+  }
+
   private tableFilterOf(table: TableDefinition): GraphQLInputObjectType {
     return this.tableFilter(table, `${table.typeName}Filter`);
   }
@@ -87,6 +123,7 @@ export class FilterTypes {
           every: { type: this.tableFilterOf(child), description: 'Every related `' + child.typeName + '` matches the filter criteria. All fields are combined with a logical ‘and.’' },
           some: { type: this.tableFilterOf(child), description: 'Some related `' + child.typeName + '` matches the filter criteria. All fields are combined with a logical ‘and.’' },
           none: { type: this.tableFilterOf(child), description: 'No related `' + child.typeName + '` matches the filter criteria. All fields are combined with a logical ‘and.’' },
+          aggregates: { type: this.aggregatesFilter(child), description: `Aggregates across related \`${child.typeName}\` match the filter criteria.` },
         }),
       });
       this.toMany.set(name, filter);

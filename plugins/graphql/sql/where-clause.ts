@@ -3,6 +3,7 @@ import { fieldName } from '../catalog/inflection.js';
 import type { TableCatalog, TableRelation } from '../catalog/relations.js';
 import type { ColumnDefinition, TableDefinition } from '../catalog/table-definition.js';
 import { operatorsFor, trivialOperator, type OperatorSpec } from './filter-operators.js';
+import { AGGREGATE_KINDS } from './aggregates.js';
 import { col, quoteIdent, Sql, TRUE } from './sql-fragment.js';
 
 /**
@@ -32,6 +33,21 @@ function fieldsOf(table: TableDefinition): Array<[string, ColumnDefinition]> {
 
 /** Items in one `in`/`notIn`/`containsAllKeys`… list: each is one value for PostgreSQL to compare. */
 export const MAX_LIST_ITEMS = 10_000;
+
+/**
+ * Operators compile against a column name; a subject with bound values (an aggregate subquery)
+ * is spliced in where the marker is. Every operator names its subject once, before its own
+ * placeholders, so the subject's values go first.
+ */
+const SUBJECT = '\u0001subject\u0001';
+
+function withSubject(compiled: Sql, subject: Sql): Sql {
+  const at = compiled.text.indexOf(SUBJECT);
+  if (at < 0) return compiled;
+  const firstValue = compiled.text.indexOf('?');
+  if (subject.values.length && firstValue >= 0 && firstValue < at) throw new Error('operator SQL binds a value before its subject');
+  return new Sql(compiled.text.replace(SUBJECT, subject.text), [...subject.values, ...compiled.values]);
+}
 
 const NULL_LITERAL = 'Null literals are forbidden in filter argument input.';
 const EMPTY_OBJECT = 'Empty objects are forbidden in filter argument input.';
@@ -114,15 +130,39 @@ class FilterCompiler {
       if (q === 'some') parts.push(some(inner(f)));
       else if (q === 'none') parts.push(Sql.build`NOT ${some(inner(f))}`);
       else if (q === 'every') parts.push(Sql.build`NOT ${some(Sql.build`NOT (${inner(f)})`)}`);
+      else if (q === 'aggregates') parts.push(this.aggregates(relation, other, from, join, f as Record<string, unknown>));
       else throw new GraphQLError(`${key} has no field ${q}`);
     }
     return Sql.and(parts);
   }
 
+  /** `aggregates: {filter, sum: {col: {greaterThan: …}}, …}`: each condition on an aggregate of the related rows that pass `filter`. */
+  private aggregates(relation: TableRelation, other: string, from: string, join: string, input: Record<string, unknown>): Sql {
+    const rowFilter = input.filter ? new FilterCompiler(relation.other, other, this.catalog, this.aliases).object(input.filter as Record<string, unknown>) : TRUE;
+    const parts: Sql[] = [];
+    for (const [key, value] of Object.entries(input)) {
+      if (key === 'filter' || value === null || value === undefined) continue;
+      const kind = AGGREGATE_KINDS.find((k) => k.id === key);
+      if (!kind) throw new GraphQLError(`${relation.other.typeName}AggregatesFilter has no field ${key}`);
+      for (const [field, operators] of Object.entries(value as Record<string, unknown>)) {
+        const column = fieldsOf(relation.other).find(([name]) => name === field)?.[1];
+        if (!column || operators === null || operators === undefined) continue;
+        const aggregate = Sql.build`(SELECT ${kind.sql(col(other, column.name))} FROM ${from} WHERE ${Sql.and([Sql.raw(join), rowFilter])})`;
+        const result: ColumnDefinition = { name: column.name, type: kind.resultType(column), nullable: true };
+        parts.push(this.operators(result, aggregate, operators as Record<string, unknown>));
+      }
+    }
+    return Sql.and(parts);
+  }
+
   private column(column: ColumnDefinition, operators: Record<string, unknown>): Sql {
+    return this.operators(column, Sql.raw(col(this.alias, column.name)), operators);
+  }
+
+  /** The operators of `column`'s type applied to `subject` (a column, or an aggregate subquery with its own values). */
+  private operators(column: ColumnDefinition, subject: Sql, operators: Record<string, unknown>): Sql {
     if (Object.keys(operators).length === 0) throw new GraphQLError(EMPTY_OBJECT);
     const specs = operatorMap(column);
-    const c = col(this.alias, column.name);
     const parts: Sql[] = [];
     for (const [name, value] of Object.entries(operators)) {
       if (value === undefined) continue;
@@ -135,7 +175,7 @@ class FilterCompiler {
           { extensions: { code: 'LIST_TOO_LONG', maxItems: MAX_LIST_ITEMS } },
         );
       }
-      parts.push(trivialOperator(name, value) ?? spec.compile(c, value, column.type));
+      parts.push(trivialOperator(name, value) ?? withSubject(spec.compile(SUBJECT, value, column.type), subject));
     }
     return Sql.and(parts);
   }

@@ -108,6 +108,17 @@ describe('GraphQL answers as PostGraphile 5 under upstream\'s preset (issue #15)
     assert.deepStrictEqual(seen, [...heights].sort((a, b) => sum(b) - sum(a) || a - b).map(String));
   });
 
+  it('relation aggregate filters: BlockFilter.transactionsByBlockHeight.aggregates {filter, sum, distinctCount}', async function () {
+    const txs = fixtureTxs();
+    const heights = (await f.data('{ allBlocks { nodes { height } } }')).allBlocks.nodes.map((b: any) => Number(b.height)) as number[];
+    const sum = (h: number, sender?: string) => txs.filter((t) => t.block_height === h && (!sender || t.sender === sender)).reduce((n, t) => n + t.chi_used, 0);
+    const count = async (filter: string) => (await f.data(`{ allBlocks(filter: ${filter}) { nodes { height } } }`)).allBlocks.nodes.map((n: any) => Number(n.height));
+    assert.deepStrictEqual(await count('{transactionsByBlockHeight: {aggregates: {sum: {chiUsed: {greaterThan: "400"}}}}}'), heights.filter((h) => sum(h) > 400));
+    assert.deepStrictEqual(await count('{transactionsByBlockHeight: {aggregates: {filter: {sender: {equalTo: "alice"}}, sum: {chiUsed: {greaterThan: "0"}}}}}'), heights.filter((h) => sum(h, 'alice') > 0));
+    const senders = (h: number) => new Set(txs.filter((t) => t.block_height === h).map((t) => t.sender)).size;
+    assert.deepStrictEqual(await count('{transactionsByBlockHeight: {aggregates: {distinctCount: {sender: {equalTo: "3"}}}}}'), heights.filter((h) => senders(h) === 3));
+  });
+
   it('no page cap: first above 1000 is served, and a relation without first is not cut at 100', async function () {
     const height = 900_000;
     await f.db.knex.raw(`INSERT INTO ${schema}.blocks (height, block_hash, block_time, block_time_iso, tx_count, app_hash, created_at) VALUES (?, 'BIG', 1, now(), 0, 'A', now())`, [height]);
