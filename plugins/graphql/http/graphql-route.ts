@@ -86,6 +86,9 @@ async function handle(ctx: Koa.Context, options: GraphqlRouteOptions): Promise<v
   let status = result.status;
   // A request error (variables that do not coerce, no operation) has errors and no data: 400.
   if (status === 200 && payload.errors?.length && payload.data === undefined) status = 400;
+  // GraphQL over HTTP: a client that accepts only `application/json` gets request errors with 200
+  // (as PostGraphile answers it); `application/graphql-response+json` or no preference keeps 400.
+  if (status === 400 && acceptsOnlyJson(ctx.get('accept'))) status = 200;
   if (status >= 500) {
     options.log.error('GraphQL request failed', { errors: payload.errors?.map((e) => e.message) });
     status = 500;
@@ -100,6 +103,10 @@ async function handle(ctx: Koa.Context, options: GraphqlRouteOptions): Promise<v
 function withExtensions(error: GraphQLError): unknown {
   const json = typeof error.toJSON === 'function' ? error.toJSON() : (error as unknown as Record<string, unknown>);
   return 'extensions' in json ? json : { ...json, extensions: {} };
+}
+
+function acceptsOnlyJson(accept: string): boolean {
+  return /\bapplication\/json\b/i.test(accept) && !/application\/graphql-response\+json|\*\/\*/i.test(accept);
 }
 
 function sendErrors(ctx: Koa.Context, status: number, code: string, message: string, headers: Record<string, string> = {}): void {

@@ -9,6 +9,7 @@ import type { GraphqlRequestContext } from '../execution/request-context.js';
 import { rowByKey, tableOfRow } from '../execution/table-reader.js';
 import { bdsStatusType, type BdsStatusView } from './bds-status-type.js';
 import { TableCatalog } from '../catalog/relations.js';
+import { quoteIdent, Sql } from '../sql/sql-fragment.js';
 import { decodeNodeId, nodeAliasOf } from './node-id.js';
 import { GraphQLBigFloat, GraphQLBigInt, GraphQLCursor, GraphQLDatetime, jsonScalar, scalarFor } from './scalars.js';
 import { TableTypes } from './table-types.js';
@@ -93,6 +94,15 @@ export function buildGraphqlSchema(input: SchemaInput): GraphQLSchema {
         resolve: (_s, args: { nodeId: string }, ctx) => nodeById(ctx, args.nodeId, table),
       };
     }
+    // PostGraphile exposes the BDS schema's IMMUTABLE function bds_numeric(jsonb) as a root query.
+    fields.bdsNumeric = {
+      type: GraphQLBigFloat,
+      args: { v: { type: json } },
+      resolve: async (_s, args: { v?: unknown }, ctx) => {
+        const [row] = await ctx.sql.rows(Sql.build`SELECT ${quoteIdent(ctx.dbSchema)}.bds_numeric(${Sql.value(args.v ?? null, 'jsonb')}) AS "n"`);
+        return row?.n ?? null;
+      },
+    };
     fields.bdsStatus = {
       type: new GraphQLNonNull(bdsStatusType(json)),
       description: 'How far the BDS index (and so this API) has got; GraphQL is eventually consistent with the chain.',

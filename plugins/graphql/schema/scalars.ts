@@ -144,9 +144,10 @@ export const GraphQLJSONText = new GraphQLScalarType({
   description: 'A JavaScript object encoded in the JSON format as specified by [ECMA-404](http://www.ecma-international.org/publications/files/ECMA-ST/ECMA-404.pdf).',
   serialize: (value) => jsonText(value),
   parseValue: parseJsonText,
+  // A plain error (JSON.parse's) here: graphql-js words it "Expected value of type "JSON", found …; <reason>", as PostGraphile answers.
   parseLiteral: (ast) => {
-    if (ast.kind !== Kind.STRING) throw new GraphQLError('JSON must be given as a string of JSON text', { nodes: ast });
-    return parseJsonText(ast.value);
+    if (ast.kind !== Kind.STRING) throw new TypeError('JSON must be given as a string of JSON text');
+    return JSON.parse(ast.value) as unknown;
   },
 });
 

@@ -147,7 +147,8 @@ export function aggregatesSql(schema: string, plan: ConnectionPlan, partition: P
   const aggs = requested.map((a) => `${aggregateSql(a, T)} AS ${quoteIdent(aggregateAlias(a))}`);
   const selected = [...groups, ...aggs];
   if (selected.length === 0) selected.push('1 AS "one"');
-  const order = groupBy.length ? ` ORDER BY ${[...(partition ? partition.columns.map((_c, i) => quoteIdent(`${KEY_PREFIX}${i}`)) : []), ...groupBy.map((_g, i) => quoteIdent(`g${i}`))].join(', ')}` : '';
+  // No ORDER BY, as pg-aggregates: groups come in the order PostgreSQL's grouping yields them.
+  const order = '';
   return Sql.build`SELECT ${partitionSelect(partition)}${selected.join(', ')} FROM ${tableRef(schema, plan.table)} AS ${quoteIdent(T)} WHERE ${partitionWhere(plan, partition)}${groupByPartition(partition, groupBy.map((g) => g.sql(T)))}${having ? Sql.build` HAVING ${having}` : ''}${order}`;
 }
 

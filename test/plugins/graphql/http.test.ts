@@ -76,6 +76,14 @@ describe('GraphQL over HTTP (spec §4 GraphQL)', function () {
     });
 
     describe('refuses bad queries with GraphQL errors and 4xx', function () {
+      it('a request error with Accept: application/json only is 200 (GraphQL over HTTP, as PostGraphile)', async function () {
+        const r = await g.post({ query: '{ allBlocks(' }, { accept: 'application/json' });
+        assert.equal(r.status, 200);
+        assert.match(errorsOf(r)[0], /Syntax Error/);
+        const strict = await g.post({ query: '{ allBlocks(' }, { accept: 'application/graphql-response+json, application/json' });
+        assert.equal(strict.status, 400);
+      });
+
       it('a syntax error: 400', async function () {
         const r = await g.post({ query: '{ allBlocks { nodes { height }' });
         assert.equal(r.status, 400);
