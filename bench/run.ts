@@ -15,6 +15,7 @@ const BENCHMARKS: Record<string, () => Promise<{ run(): Promise<BenchResult[]> }
   'dashboard-limits': () => import('./dashboard-limits.js'),
   'bds-ingest': () => import('./bds-ingest.js'),
   'graphql-transactions': () => import('./graphql-transactions.js'),
+  'graphql-vs-postgraphile': () => import('./graphql-vs-postgraphile.js'),
 };
 
 const wanted = process.argv.slice(2);

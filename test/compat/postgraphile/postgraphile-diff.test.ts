@@ -17,7 +17,8 @@ import type { Difference } from './support/schema-diff.js';
  * keys, except the differences in allowed-differences.ts. Set CHAIN_COMPAT_REPORT=<file> to get
  * every difference with both full answers in a file.
  */
-type Kit = typeof import('./support/compat-servers.js') & typeof import('./support/compat-chain.js')
+type Kit = typeof import('./support/compat-servers.js') & typeof import('./support/compat-install.js') & typeof import('./support/compat-database.js')
+  & typeof import('./support/compat-chain.js')
   & typeof import('./support/schema-diff.js') & typeof import('./support/corpus-runner.js') & typeof import('./support/query-corpus.js');
 
 describe('GraphQL compatibility with PostGraphile 5 under upstream\'s preset (differential)', function () {
@@ -37,14 +38,16 @@ describe('GraphQL compatibility with PostGraphile 5 under upstream\'s preset (di
       this.skip();
     }
     kit = Object.assign({},
-      await import('./support/compat-servers.js'), await import('./support/compat-chain.js'), await import('./support/schema-diff.js'),
+      await import('./support/compat-servers.js'), await import('./support/compat-install.js'), await import('./support/compat-database.js'),
+      await import('./support/compat-chain.js'), await import('./support/schema-diff.js'),
       await import('./support/corpus-runner.js'), await import('./support/query-corpus.js'));
     kit.ensureCompatInstalled();
     home = mkdtempSync(path.join(os.tmpdir(), 'chain-pg-compat-'));
     database = await kit.createDatabase(TEST_POSTGRES_URL, 'chain_pgcompat');
     chain = await kit.fillCompatChain(database.url, home);
-    await hideMigrationTables(database.url);
-    // PostGraphile first: it reads the database's tables once at start (no watch mode).
+    await kit.hideMigrationTables(database.url);
+    // PostGraphile first: it reads the catalog once at start (no watch mode), so nothing our
+    // server might add to the database later could appear in the reference schema.
     reference = await kit.startPostgraphile(database.url);
     ours = await kit.startSidecar(database.url);
   });
@@ -65,7 +68,7 @@ describe('GraphQL compatibility with PostGraphile 5 under upstream\'s preset (di
     };
     const diffs = kit.diffSchemas(await introspect(reference!), await introspect(ours!));
     const { unexplained, stale, allowed } = applyAllowList(diffs, 'schema/');
-    report.push(`# Schema: ${unexplained.length} differences (${allowed} allowed)`, ...unexplained.map((d) => `${d.id}: ${d.detail}`), ...stale.map(staleLine), '');
+    report.push(`# Schema: ${unexplained.length} differences (${allowed} allowed)`, ...summary(unexplained), ...unexplained.map((d) => `${d.id}: ${d.detail}`), ...stale.map(staleLine), '');
     assert.ok(unexplained.length === 0 && stale.length === 0, failure('schema', unexplained, stale));
   });
 
@@ -74,28 +77,13 @@ describe('GraphQL compatibility with PostGraphile 5 under upstream\'s preset (di
     assert.ok(corpus.length >= 60, `the corpus holds ${corpus.length} queries`);
     const { differences: diffs, details, corpusProblems } = await kit.runCorpus(reference!.url, ours!.url, corpus);
     const { unexplained, stale, allowed } = applyAllowList(diffs, 'query/');
-    report.push(`# Answers: ${unexplained.length} of ${corpus.length} queries differ (${allowed} allowed)`,
+    report.push(`# Answers: ${unexplained.length} of ${corpus.length} queries differ (${allowed} allowed)`, ...summary(unexplained),
       ...corpusProblems.map((p) => `CORPUS PROBLEM ${p}`), ...unexplained.map((d) => `${d.id}\n    ${d.detail}`), ...stale.map(staleLine), '',
       '# Full answers of the differing queries', ...details);
     assert.deepEqual(corpusProblems, [], 'corpus queries that PostGraphile itself refuses (fix the corpus)');
     assert.ok(unexplained.length === 0 && stale.length === 0, failure(`answers (of ${corpus.length} queries)`, unexplained, stale));
   });
 });
-
-/**
- * Upstream's database has no migration bookkeeping; ours holds knex's two tables. Hidden from
- * PostGraphile with a smart comment so both servers are compared over upstream's table set.
- */
-async function hideMigrationTables(url: string): Promise<void> {
-  const pg = (await import('pg')).default;
-  const client = new pg.Client({ connectionString: url });
-  await client.connect();
-  try {
-    for (const table of ['bds_migrations', 'bds_migrations_lock']) await client.query(`COMMENT ON TABLE public.${table} IS E'@behavior -*'`);
-  } finally {
-    await client.end();
-  }
-}
 
 function matches(entry: AllowedDifference, id: string): boolean {
   return typeof entry.id === 'string' ? entry.id === id : entry.id.test(id);
@@ -112,8 +100,23 @@ function staleLine(entry: AllowedDifference): string {
   return `allow-list entry ${String(entry.id)} matches no difference any more: remove it`;
 }
 
+/** `schema/enum: 1204 (only in PostGraphile 1200, only in chainhost 2, different 2)`: the shape of a long list at a glance. */
+function summary(diffs: Difference[]): string[] {
+  const groups = new Map<string, { reference: number; ours: number; different: number }>();
+  for (const d of diffs) {
+    const key = d.id.startsWith('query/') ? `query/${d.id.split('/')[1]}` : d.id.split('/').slice(0, 2).join('/');
+    const g = groups.get(key) ?? { reference: 0, ours: 0, different: 0 };
+    if (d.detail.startsWith('only in PostGraphile')) g.reference++;
+    else if (d.detail.startsWith('only in chainhost')) g.ours++;
+    else g.different++;
+    groups.set(key, g);
+  }
+  return [...groups].sort(([a], [b]) => a.localeCompare(b)).map(([key, g]) =>
+    `  ${key}: ${g.reference + g.ours + g.different}${key.startsWith('schema/') ? ` (only in PostGraphile ${g.reference}, only in chainhost ${g.ours}, different ${g.different})` : ''}`);
+}
+
 function failure(what: string, unexplained: Difference[], stale: AllowedDifference[]): string {
   const shown = unexplained.slice(0, 80).map((d) => `  ${d.id}\n    ${d.detail}`);
   const more = unexplained.length > shown.length ? [`  … and ${unexplained.length - shown.length} more (CHAIN_COMPAT_REPORT=<file> lists all)`] : [];
-  return [`${unexplained.length} ${what} differ from PostGraphile 5:`, ...shown, ...more, ...stale.map((e) => `  ${staleLine(e)}`)].join('\n');
+  return [`${unexplained.length} ${what} differ from PostGraphile 5:`, ...summary(unexplained), 'in detail:', ...shown, ...more, ...stale.map((e) => `  ${staleLine(e)}`)].join('\n');
 }

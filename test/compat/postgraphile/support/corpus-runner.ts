@@ -1,5 +1,5 @@
 import { canonicalAnswer, valueDifferences } from './answer-diff.js';
-import { postGraphql, type HttpAnswer } from './compat-servers.js';
+import { getUrl, postGraphql, type HttpAnswer } from './compat-servers.js';
 import type { CorpusQuery } from './query-corpus.js';
 import type { Difference } from './schema-diff.js';
 
@@ -28,7 +28,7 @@ export async function runCorpus(referenceUrl: string, oursUrl: string, corpus: C
     const [ca, cb] = [canonicalAnswer(a), canonicalAnswer(b)];
     if (ca === cb) continue;
     out.differences.push({ id: `query/${entry.name}`, detail: valueDifferences(JSON.parse(ca), JSON.parse(cb)).join('\n    ') });
-    out.details.push(`## query/${entry.name}\n${entry.rawBody ?? entry.query}\n-- PostGraphile:\n${ca}\n-- chainhost:\n${cb}\n`);
+    out.details.push(`## query/${entry.name}\n${entry.get !== undefined ? `GET ${entry.get}` : entry.rawBody ?? entry.query}${entry.headers ? `\n(headers ${JSON.stringify(entry.headers)})` : ''}\n-- PostGraphile:\n${ca}\n-- chainhost:\n${cb}\n`);
   }
   return out;
 }
@@ -48,7 +48,7 @@ async function ask(url: string, entry: CorpusQuery, answered: Map<string, HttpAn
     }
   }
   const body = entry.rawBody ?? JSON.stringify(variables ? { query: entry.query, variables } : { query: entry.query });
-  const answer = await postGraphql(url, body, entry.headers);
+  const answer = entry.get !== undefined ? await getUrl(new URL(url + entry.get).href) : await postGraphql(url, body, entry.headers);
   answered.set(entry.name, answer);
   return answer;
 }

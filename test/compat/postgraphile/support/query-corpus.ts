@@ -15,8 +15,10 @@ export interface CorpusQuery {
   variablesFrom?: (previous: any) => Record<string, unknown>;
   /** The raw request body instead of `{query, variables}` (malformed requests). */
   rawBody?: string;
-  /** Extra request headers (e.g. `accept`). */
+  /** Extra request headers (e.g. `accept`, `content-type`). */
   headers?: Record<string, string>;
+  /** A GET of `<graphql url><get>` instead of a POST (`?query=…`, or `/../graphiql`). */
+  get?: string;
 }
 
 const b64 = (v: unknown) => Buffer.from(JSON.stringify(v)).toString('base64');
@@ -49,7 +51,11 @@ export function queryCorpus(c: CompatChain): CorpusQuery[] {
     { name: 'lookup/eventByTxHashAndEventIndex', query: `{ eventByTxHashAndEventIndex(txHash: "${c.swaps[0]}", eventIndex: 0) { id contract event data dataIndexed } }` },
     { name: 'lookup/contractByName', query: `{ contractByName(name: "${c.token}") { nodeId name lastTxHash submittedAtBlock submittedAt xsc001 source } }` },
     { name: 'lookup/bdsMetaByKey', query: '{ bdsMetaByKey(key: "schema_version") { nodeId key value updatedAt } }' },
+    { name: 'lookup/statePatchRecordByHash', query: `{ statePatchRecordByHash(hash: "${c.patchHash}") { nodeId hash blockHeight blockHash blockTime patchCount patches createdAt blockByBlockHeight { height } } }` },
     { name: 'lookup/rewardById', query: '{ rewardById(id: "1") { nodeId id blockHeight txHash txIndex rewardIndex type recipientKey sourceContract value createdAt } }' },
+
+    // A database function PostGraphile exposes as a root field (BDS's numeric decoder)
+    { name: 'function/bdsNumeric', query: '{ fixed: bdsNumeric(v: "{\\"__fixed__\\": \\"12.50\\"}") text: bdsNumeric(v: "\\"7\\"") none: bdsNumeric(v: "true") }' },
 
     // nodeId and the Relay node interface
     { name: 'node/block', query: `{ node(nodeId: "${b64(['blocks', '3'])}") { __typename nodeId ... on Block { height txCount } } }` },
@@ -57,6 +63,7 @@ export function queryCorpus(c: CompatChain): CorpusQuery[] {
     { name: 'node/missing', query: `{ node(nodeId: "${b64(['blocks', '999999'])}") { nodeId } }` },
     { name: 'node/block-by-nodeId-field', query: `{ block(nodeId: "${b64(['blocks', '2'])}") { height blockHash } }` },
     { name: 'node/query-root', query: '{ nodeId query { nodeId blockByHeight(height: "1") { height } } }' },
+    { name: 'node/state-patch-record', query: `{ statePatchRecord(nodeId: "${b64(['state_patches', c.patchHash])}") { hash patchCount } node(nodeId: "${b64(['state_patches', c.patchHash])}") { __typename nodeId } }` },
     { name: 'node/bad-nodeId', query: '{ node(nodeId: "not-a-node-id") { nodeId } }' },
 
     // Connections and paging
@@ -132,6 +139,36 @@ export function queryCorpus(c: CompatChain): CorpusQuery[] {
     { name: 'nested/address-relations', query: `{ addressByAddress(address: "${carol}") { address transactionByLastTxHash { hash contract } } }` },
     { name: 'nested/relation-aggregates', query: '{ allBlocks(first: 6, orderBy: HEIGHT_DESC) { nodes { height transactionsByBlockHeight { aggregates { sum { chiUsed } } } } } }' },
 
+    // Documents: operation names, fragments, aliases, directives, variables with defaults, field order
+    { name: 'doc/operation-name', query: '', rawBody: JSON.stringify({ query: 'query A { blockByHeight(height: "1") { height } } query B { blockByHeight(height: "2") { height blockHash } }', operationName: 'B' }) },
+    { name: 'doc/fragments-aliases-typename', query: `fragment T on Transaction { hash function } { first: transactionByHash(hash: "${c.transfers[0]}") { __typename ...T } second: transactionByHash(hash: "${c.deploy}") { ... on Transaction { ...T success } } }` },
+    { name: 'doc/include-skip', query: 'query ($withTxs: Boolean = true, $skipHash: Boolean!) { blockByHeight(height: "5") { height blockHash @skip(if: $skipHash) transactionsByBlockHeight @include(if: $withTxs) { totalCount } } }', variables: { skipHash: true } },
+    { name: 'doc/variable-defaults', query: 'query ($n: Int = 3, $order: [BlocksOrderBy!] = [HEIGHT_DESC]) { allBlocks(first: $n, orderBy: $order) { nodes { height } } }' },
+    { name: 'doc/type-field-order', query: '{ block: __type(name: "Block") { fields { name } } query: __type(name: "Query") { fields { name args { name } } } }' },
+    { name: 'doc/typename-root', query: '{ __typename }' },
+
+    // More paging, ordering and filtering forms
+    { name: 'conn/first-above-1000', query: '{ allStateChanges(first: 2000, orderBy: CHANGE_ID_ASC) { totalCount nodes { changeId } pageInfo { hasNextPage } } }' },
+    { name: 'conn/last-after', from: 'conn/allBlocks-first-desc', variablesFrom: (p) => ({ after: p.data.allBlocks.pageInfo.endCursor }), query: `query ($after: Cursor) { allBlocks(last: 3, orderBy: HEIGHT_DESC, after: $after) { nodes { height } ${PAGE} } }` },
+    { name: 'conn/cursor-other-order', from: 'conn/allBlocks-first-desc', variablesFrom: (p) => ({ after: p.data.allBlocks.pageInfo.endCursor }), query: 'query ($after: Cursor) { allBlocks(first: 2, orderBy: HEIGHT_ASC, after: $after) { nodes { height } } }' },
+    { name: 'conn/variables-paging', query: 'query ($first: Int, $offset: Int) { allEvents(first: $first, offset: $offset, orderBy: [CONTRACT_ASC, ID_DESC]) { nodes { id contract } pageInfo { hasNextPage hasPreviousPage } } }', variables: { first: 4, offset: 2 } },
+    { name: 'conn/order-by-nullable', query: '{ allRewards(orderBy: [SOURCE_CONTRACT_DESC, VALUE_ASC], first: 8) { nodes { id sourceContract value } } }' },
+    { name: 'condition/bigfloat-datetime', query: `{ allStates(condition: {valueNumeric: "4242.5"}) { nodes { key } } allBlocks(condition: {blockTimeIso: "1970-01-01T00:00:00+00:00"}) { nodes { height } } }` },
+    { name: 'condition/json-object', query: `{ allEvents(condition: {dataIndexed: ${JSON.stringify(JSON.stringify({ to: carol, pair: 1 }))}}) { nodes { id event txHash } } }` },
+    { name: 'filter/string-operators', query: '{ a: allContracts(filter: {name: {endsWith: "_token"}}) { nodes { name } } b: allContracts(filter: {name: {includes: "test"}, xsc001: {equalTo: true}}) { nodes { name } } c: allContracts(filter: {name: {likeInsensitive: "CON_%USD"}}) { nodes { name } } d: allContracts(filter: {name: {notIn: ["currency", "submission"]}, submittedAtBlock: {in: ["0"]}}) { totalCount } }' },
+    { name: 'filter/isNull-false-boolean', query: '{ allRewards(filter: {sourceContract: {isNull: false}}) { totalCount } allTransactions(filter: {success: {notEqualTo: true}}) { nodes { hash } } }' },
+    { name: 'filter/datetime-lessThan', query: '{ allBlocks(filter: {blockTimeIso: {lessThan: "2000-01-01T00:00:00Z"}}) { nodes { height blockTimeIso } } }' },
+    { name: 'filter/variables', query: 'query ($f: TransactionFilter) { allTransactions(filter: $f, orderBy: HASH_ASC) { nodes { hash chiUsed } } }', variables: { f: { chiUsed: { greaterThanOrEqualTo: '100' }, contract: { notEqualTo: 'con_dex' } } } },
+    { name: 'aggregate/grouped-by-day', query: '{ allBlocks { groupedAggregates(groupBy: BLOCK_TIME_ISO_TRUNCATED_TO_DAY) { keys distinctCount { height } sum { txCount } } } }' },
+    { name: 'aggregate/relation-filter', query: '{ allBlocks(filter: {transactionsByBlockHeight: {aggregates: {sum: {chiUsed: {greaterThan: "100"}}, distinctCount: {sender: {equalTo: "1"}}}}}, orderBy: HEIGHT_ASC) { nodes { height txCount } } }' },
+    { name: 'aggregate/relation-filter-with-filter', query: '{ allBlocks(filter: {transactionsByBlockHeight: {aggregates: {filter: {contract: {equalTo: "currency"}}, max: {txIndex: {greaterThanOrEqualTo: 2}}}}}) { nodes { height } } }' },
+    { name: 'aggregate/nested-grouped', query: `{ blockByHeight(height: "${c.batch.height}") { transactionsByBlockHeight { groupedAggregates(groupBy: SENDER) { keys sum { chiUsed } } } } }` },
+    { name: 'nested/condition-filter-order', query: `{ transactionByHash(hash: "${c.swaps[0]}") { eventsByTxHash(condition: {contract: "con_pairs"}, filter: {event: {notEqualTo: "Sync"}}, orderBy: EVENT_INDEX_DESC) { nodes { event eventIndex } } } }` },
+    { name: 'nested/deep', query: '{ allEvents(first: 2, orderBy: ID_DESC) { nodes { transactionByTxHash { blockByBlockHeight { transactionsByBlockHeight { nodes { eventsByTxHash { nodes { blockByBlockHeight { height txCount } } } } } } } } } }' },
+    { name: 'nested/state-change-relations', query: '{ allStateChanges(filter: {originType: {notEqualTo: "genesis"}}, first: 3, orderBy: CHANGE_ID_ASC) { nodes { changeId transactionByTxHash { hash function } blockByBlockHeight { height } } } }' },
+    { name: 'node/event-and-state', query: `{ e: node(nodeId: "${b64(['events', '2'])}") { __typename ... on Event { id event } } s: node(nodeId: "${b64(['states', `currency.balances:${dave}`])}") { __typename ... on State { key valueNumeric } } }` },
+    { name: 'node/unknown-table', query: `{ node(nodeId: "${b64(['nope', '1'])}") { nodeId } }` },
+
     // Errors
     { name: 'error/negative-first', query: '{ allBlocks(first: -1) { nodes { height } } }' },
     { name: 'error/negative-offset', query: '{ allBlocks(offset: -1) { nodes { height } } }' },
@@ -150,6 +187,16 @@ export function queryCorpus(c: CompatChain): CorpusQuery[] {
     { name: 'error/wrong-variable-type', query: 'query ($h: BigInt!) { blockByHeight(height: $h) { height } }', variables: { h: { x: 1 } } },
     { name: 'error/no-query', query: '', rawBody: '{"variables":{}}' },
     { name: 'error/not-json', query: '', rawBody: '{"query": ' },
+    { name: 'error/int-overflow', query: '{ allBlocks(first: 3000000000) { nodes { height } } }' },
+    { name: 'error/unknown-enum', query: '{ allBlocks(orderBy: HEIGHT_SIDEWAYS) { nodes { height } } }' },
+    { name: 'error/unknown-condition-field', query: '{ allBlocks(condition: {hieght: "1"}) { nodes { height } } }' },
+    { name: 'error/filter-wrong-type', query: '{ allBlocks(filter: {height: {equalTo: true}}) { nodes { height } } }' },
+    { name: 'error/batch', query: '', rawBody: '[{"query":"{ __typename }"},{"query":"{ __typename }"}]' },
+    { name: 'error/body-too-large', query: '', rawBody: JSON.stringify({ query: `{ __typename }${' '.repeat(1_100_000)}` }) },
+    { name: 'error/get-query', query: '', get: '?query=%7B__typename%7D' },
+    { name: 'error/graphiql-disabled', query: '', get: '/../graphiql' },
+    { name: 'http/content-type-graphql', query: '', rawBody: '{ blockByHeight(height: "1") { height } }', headers: { 'content-type': 'application/graphql' } },
+    { name: 'error/content-type-text', query: '{ __typename }', headers: { 'content-type': 'text/plain' } },
     { name: 'error/partial', query: '{ blockByHeight(height: "1") { height } allBlocks(first: -5) { nodes { height } } }' },
   ];
   return q;
