@@ -14,7 +14,8 @@ const DECIMAL = /^-?(?:\d+(?:\.\d*)?|\.\d+)(?:[eE][+-]?\d+)?$/;
 
 function literalText(ast: ValueNode, scalar: string): string {
   if (ast.kind === Kind.STRING || ast.kind === Kind.INT || ast.kind === Kind.FLOAT) return ast.value;
-  throw new GraphQLError(`${scalar} cannot represent a non-string, non-number value; pass it as a string`, { nodes: ast });
+  // PostGraphile's wording, and like it no location (graphql-js reports a GraphQLError from parseLiteral as is).
+  throw new GraphQLError(`${scalar} can only parse string values (kind='${ast.kind}')`);
 }
 
 function inputText(value: unknown, scalar: string): string {

@@ -143,7 +143,7 @@ export function countSql(schema: string, plan: ConnectionPlan, partition: Partit
 }
 
 export function aggregatesSql(schema: string, plan: ConnectionPlan, partition: Partition | null, requested: readonly RequestedAggregate[], groupBy: readonly GroupByValue[] = [], having: Sql | null = null): Sql {
-  const groups = groupBy.map((g, i) => `(${g.sql(T)})::text AS ${quoteIdent(`g${i}`)}`);
+  const groups = groupBy.map((g, i) => `${g.text ? g.text(T) : `(${g.sql(T)})::text`} AS ${quoteIdent(`g${i}`)}`);
   const aggs = requested.map((a) => `${aggregateSql(a, T)} AS ${quoteIdent(aggregateAlias(a))}`);
   const selected = [...groups, ...aggs];
   if (selected.length === 0) selected.push('1 AS "one"');
