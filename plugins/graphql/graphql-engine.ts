@@ -4,7 +4,7 @@ import type { Logger } from '../../core/logger.js';
 import { BDS_TABLES } from './catalog/bds-tables.js';
 import type { BdsSource } from './database/bds-source.js';
 import { bdsStatusView } from './database/bds-status-view.js';
-import { DocumentCache } from './execution/document-cache.js';
+import { DocumentCache, withinStack } from './execution/document-cache.js';
 import { checkQueryLimits, type QueryLimits } from './execution/query-limits.js';
 import { createRequestContext, type GraphqlRequestContext } from './execution/request-context.js';
 import { KnexSqlRunner } from './execution/sql-runner.js';
@@ -28,16 +28,16 @@ export interface GraphqlEngine {
   router(): Router;
 }
 
-export type EngineOptions = Pick<GraphqlOptions, 'path' | 'graphiql' | 'bodyLimitBytes' | 'maxTokens' | 'maxPageSize' | 'relationPageSize' | 'maxDepth' | 'maxComplexity' | 'statementTimeoutMs'>;
+export type EngineOptions = Pick<GraphqlOptions, 'path' | 'graphiql' | 'bodyLimitBytes' | 'maxTokens' | 'maxPageSize' | 'relationPageSize' | 'maxDepth' | 'maxComplexity' | 'statementTimeoutMs' | 'dynamicJson' | 'maxRowsRead'>;
 
 export function createGraphqlEngine(source: BdsSource, options: EngineOptions, contributions: readonly GraphqlContribution[], log: Logger): GraphqlEngine {
   const tables = [...BDS_TABLES, ...contributions.flatMap((c) => (c.kind === 'table' ? [c.table] : []))];
   const fields = contributions.flatMap((c) => (c.kind === 'fields' ? [c.fields] : []));
-  const schema = buildGraphqlSchema({ tables, fields, status: (ctx) => bdsStatusView(ctx, source) });
+  const schema = buildGraphqlSchema({ tables, fields, status: (ctx) => bdsStatusView(ctx, source), dbSchema: source.schema, dynamicJson: options.dynamicJson });
   const runner = new KnexSqlRunner(() => source.knex, { timeoutMs: options.statementTimeoutMs, cancelOnTimeout: source.kind === 'postgres', log });
   const limits = queryLimitsOf(options);
   const documents = new DocumentCache(schema, options.maxTokens);
-  const context = () => createRequestContext(source.schema, runner, { max: options.maxPageSize, relation: options.relationPageSize });
+  const context = () => createRequestContext(source.schema, runner, { max: options.maxPageSize, relation: options.relationPageSize }, options.maxRowsRead);
   return {
     schema,
     source,
@@ -50,9 +50,14 @@ export function createGraphqlEngine(source: BdsSource, options: EngineOptions, c
       } catch (err) {
         return { errors: [err as never] };
       }
-      const errors = documents.validate(document);
-      if (errors.length) return { errors };
-      const limitErrors = checkQueryLimits(schema, document, operationName, variables, limits);
+      let limitErrors;
+      try {
+        const errors = documents.validate(document);
+        if (errors.length) return { errors };
+        limitErrors = withinStack(() => checkQueryLimits(schema, document, operationName, variables, limits));
+      } catch (err) {
+        return { errors: [err as never] };
+      }
       if (limitErrors.length) return { errors: limitErrors };
       return execute({ schema, document, variableValues: variables, operationName, contextValue: context() });
     },

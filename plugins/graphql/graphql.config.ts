@@ -32,17 +32,37 @@ export const graphqlConfigSchema = z.strictObject({
   /** Per SQL statement; the database cancels it (PGlite: the request gives up waiting). */
   statementTimeoutMs: int(100, 600_000).default(10_000),
   bodyLimitBytes: int(1024, 16 * 1024 * 1024).default(1024 * 1024),
-  /** Largest `first`/`last`, and the page size of a root connection when a query gives neither. */
-  maxPageSize: int(1, 10_000).default(1000),
+  /**
+   * Largest `first`/`last`, and the page size of a root connection when a query gives neither.
+   * Null (default): no cap and no default page, as upstream's PostGraphile; `maxRowsRead` bounds
+   * the work instead.
+   */
+  maxPageSize: int(1, 10_000_000).nullable().default(null),
   /**
    * Page size of a relation connection (`Block.transactionsByBlockHeight`) when the query gives
-   * neither `first` nor `last`; `pageInfo.hasNextPage` tells when more exist. Capped by maxPageSize.
+   * neither `first` nor `last`; `pageInfo.hasNextPage` tells when more exist. Null (default):
+   * every related row, as upstream.
    */
-  relationPageSize: int(1, 10_000).default(100),
+  relationPageSize: int(1, 10_000_000).nullable().default(null),
+  /**
+   * Rows one request may read (pages, lookups and relations together; counts and aggregates are
+   * computed in the database under the statement timeout). Past it the request fails with
+   * `RESULT_TOO_LARGE` — never a silently shortened page.
+   */
+  maxRowsRead: int(1, 100_000_000).default(100_000),
   /** Deepest field nesting of a query (introspection has its own fixed limit). */
   maxDepth: int(2, 100).default(16),
-  /** Largest estimated cost: object and connection fields × the rows they are read for (nested connections multiply). */
+  /**
+   * Largest estimated cost of a document before it runs: its object and connection fields,
+   * × `first`/`last` where given (nested pages multiply), introspection lists × the schema's size.
+   */
   maxComplexity: int(10, 100_000_000).default(250_000),
+  /**
+   * JSON columns as JSON values instead of JSON text. Off, as upstream's preset (makeV4Preset
+   * without `dynamicJson` sets `jsonScalarAsString`: `data` is `"{\"amount\":\"12.5\"}"` and a
+   * JSON argument is JSON text); on for clients written for PostGraphile v4 `-j`.
+   */
+  dynamicJson: z.boolean().default(false),
   /** Largest query document, in GraphQL tokens. */
   maxTokens: int(100, 1_000_000).default(10_000),
 });

@@ -35,7 +35,7 @@ export const graphqlPlugin = definePlugin({
     const o = ctx.options;
     const s = ctx.resolve(GraphqlState);
     if (!o.enabled) return;
-    if (o.relationPageSize > o.maxPageSize) {
+    if (o.relationPageSize !== null && o.maxPageSize !== null && o.relationPageSize > o.maxPageSize) {
       throw new BootError('config_invalid', `plugins.graphql.relationPageSize=${o.relationPageSize}: must not exceed plugins.graphql.maxPageSize (${o.maxPageSize})`);
     }
     ctx.servers.declare({ name: 'graphql', kind: 'query', host: o.host, port: o.port, publicQuery: o.publicQuery, bodyLimitBytes: o.bodyLimitBytes });

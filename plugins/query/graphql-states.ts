@@ -164,7 +164,7 @@ function statesPage(connection: unknown): { nodes: IndexedState[]; hasNextPage: 
     if (!n || typeof n.key !== 'string') continue;
     nodes.push({
       key: n.key,
-      value: (n.value ?? null) as JsonValue,
+      value: jsonColumn(n.value),
       valueNumeric: text(n.valueNumeric),
       lastTxHash: text(n.lastTxHash),
       lastBlockHeight: text(n.lastBlockHeight),
@@ -180,4 +180,19 @@ function networkReason(err: unknown): string {
   if (cause && typeof cause.code === 'string') return cause.code;
   if (cause && typeof cause.message === 'string') return cause.message;
   return err instanceof Error ? err.message : String(err);
+}
+
+/**
+ * A JSON column as PostGraphile 5 under upstream's preset sends it (and chainhost by default):
+ * JSON text, decoded here. A value that is not JSON text is taken as it came (an endpoint with
+ * `dynamicJson` sends objects; its string values that happen to parse as JSON are the one
+ * ambiguity, and `valueNumeric` carries numbers anyway).
+ */
+function jsonColumn(value: unknown): JsonValue {
+  if (typeof value !== 'string') return (value ?? null) as JsonValue;
+  try {
+    return JSON.parse(value) as JsonValue;
+  } catch {
+    return value;
+  }
 }

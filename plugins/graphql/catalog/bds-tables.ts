@@ -120,7 +120,8 @@ export const BDS_TABLES: readonly TableDefinition[] = [
     foreignKeys: [toTransactions('last_tx_hash'), toBlocks('submitted_at_block')],
   },
   {
-    name: 'state_patches', typeName: 'StatePatch', pluralTypeName: 'StatePatches', nodeAlias: 'state_patches',
+    // PostGraphile appends `Record` to a table whose name ends in `patch` or `input` (graphql.md §0).
+    name: 'state_patches', typeName: 'StatePatchRecord', pluralTypeName: 'StatePatchRecords', nodeAlias: 'state_patches',
     description: 'A governed state patch applied in a block.',
     columns: [text('hash'), bigint('block_height'), text('block_hash'), bigint('block_time'), integer('patch_count'), jsonb('patches'), timestamptz('created_at')],
     primaryKey: ['hash'],

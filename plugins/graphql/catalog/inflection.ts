@@ -48,7 +48,8 @@ export const typeNames = {
   filter: (t: TableDefinition) => `${t.typeName}Filter`,
   aggregates: (t: TableDefinition) => `${t.typeName}Aggregates`,
   aggregateKind: (t: TableDefinition, kind: string) => `${t.typeName}${kind.charAt(0).toUpperCase()}${kind.slice(1)}Aggregates`,
-  groupBy: (t: TableDefinition) => `${t.pluralTypeName}GroupBy`,
+  groupBy: (t: TableDefinition) => `${t.typeName}GroupBy`,
+  having: (t: TableDefinition) => `${t.typeName}HavingInput`,
   allRows: (t: TableDefinition) => `all${t.pluralTypeName}`,
   byNodeId: (t: TableDefinition) => lowerFirst(t.typeName),
 };

@@ -1,3 +1,4 @@
+import { GraphQLError } from 'graphql';
 import { BatchLoader } from './batch-loader.js';
 import type { SqlRunner } from './sql-runner.js';
 
@@ -11,22 +12,47 @@ export interface GraphqlRequestContext {
   readonly dbSchema: string;
   readonly sql: SqlRunner;
   readonly pageSizes: PageSizeLimits;
+  /** Rows this request may still read (maxRowsRead); `take` refuses past it. */
+  readonly rowBudget: RowBudget;
   /** The loader registered under `id` for this request, created on first use. */
   loader<K, V>(id: string, create: () => BatchLoader<K, V>): BatchLoader<K, V>;
 }
 
-/** Page sizes: `max` caps `first`/`last`; without either a root connection reads `max` rows, a relation `relation` rows. */
+/** Page sizes: `max` caps `first`/`last`; without either a root connection reads `max` rows, a relation `relation` rows (null: no cap, every row). */
 export interface PageSizeLimits {
-  max: number;
-  relation: number;
+  max: number | null;
+  relation: number | null;
 }
 
-export function createRequestContext(dbSchema: string, sql: SqlRunner, pageSizes: PageSizeLimits): GraphqlRequestContext {
+/**
+ * The rows a request may read. Every page statement asks for at most `remaining + 1` rows, so
+ * reading past the budget is seen (and refused) without ever holding more than that in memory.
+ */
+export class RowBudget {
+  constructor(readonly max: number, private used = 0) {}
+
+  get remaining(): number {
+    return Math.max(0, this.max - this.used);
+  }
+
+  take(rows: number): void {
+    this.used += rows;
+    if (this.used > this.max) {
+      throw new GraphQLError(
+        `the query reads more than ${this.max} rows (plugins.graphql.maxRowsRead); ask for fewer rows with first/last, or narrow it with condition or filter`,
+        { extensions: { code: 'RESULT_TOO_LARGE', maxRowsRead: this.max } },
+      );
+    }
+  }
+}
+
+export function createRequestContext(dbSchema: string, sql: SqlRunner, pageSizes: PageSizeLimits, maxRowsRead = Number.MAX_SAFE_INTEGER): GraphqlRequestContext {
   const loaders = new Map<string, BatchLoader<unknown, unknown>>();
   return {
     dbSchema,
     sql,
     pageSizes,
+    rowBudget: new RowBudget(maxRowsRead),
     loader<K, V>(id: string, create: () => BatchLoader<K, V>): BatchLoader<K, V> {
       let loader = loaders.get(id) as BatchLoader<K, V> | undefined;
       if (!loader) {

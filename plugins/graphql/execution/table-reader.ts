@@ -1,7 +1,8 @@
 import type { ColumnDefinition, TableDefinition } from '../catalog/table-definition.js';
 import { aggregateAlias, type GroupByValue, type RequestedAggregate } from '../sql/aggregates.js';
 import type { ConnectionPlan } from '../sql/connection-plan.js';
-import { aggregatesSql, beyondCursorSql, countSql, KEY_PREFIX, pageSql, rowsByKeySql, type Partition } from '../sql/connection-sql.js';
+import type { Sql } from '../sql/sql-fragment.js';
+import { aggregatesSql, countSql, KEY_PREFIX, pageSql, rowsByKeySql, type Partition } from '../sql/connection-sql.js';
 import { encodeCursor } from '../sql/cursor.js';
 import { BatchLoader, keyId } from './batch-loader.js';
 import type { GraphqlRequestContext } from './request-context.js';
@@ -78,7 +79,8 @@ export class ConnectionValue {
   page(): Promise<Page> {
     const columns = this.columns ? [...this.columns].sort().join(',') : '*';
     this.pagePromise ??= this.load<Page>(`page:${columns}`, { rows: [], hasMore: false }, async (partition) => {
-      const rows = await this.ctx.sql.rows(pageSql(this.ctx.dbSchema, this.plan, partition, this.columns));
+      const rows = await this.ctx.sql.rows(pageSql(this.ctx.dbSchema, this.plan, partition, this.columns, this.ctx.rowBudget.remaining + 1));
+      this.ctx.rowBudget.take(rows.length);
       const groups = new Map<string, Row[]>();
       for (const row of rows) {
         const id = partition ? takeKey(row, partition.columns.length) : ROOT;
@@ -88,9 +90,11 @@ export class ConnectionValue {
       }
       const out = new Map<string, Page>();
       for (const [id, group] of groups) {
-        const hasMore = group.length > this.plan.limit;
-        const page = hasMore ? group.slice(0, this.plan.limit) : group;
+        const limit = this.plan.limit;
+        const hasMore = limit !== null && group.length > limit;
+        let page = hasMore ? group.slice(0, limit!) : group;
         if (this.plan.backward) page.reverse();
+        if (this.plan.lastOfFirst !== null) page = page.slice(Math.max(0, page.length - this.plan.lastOfFirst));
         out.set(id, { rows: page, hasMore });
       }
       return out;
@@ -109,28 +113,21 @@ export class ConnectionValue {
     });
   }
 
-  /** PostGraphile's pageInfo rules (v4 `generateNextPrevPageSql`), plus the default page cap. */
+  /**
+   * PostGraphile 5's pageInfo: only the side being read is looked at (one row past the page);
+   * a cursor on the other side does not make the other flag true.
+   */
   async hasNextPage(): Promise<boolean> {
     const p = this.plan;
-    if (p.backward) return p.before ? this.beyond('before') : false;
-    if ((await this.page()).hasMore) return true;
-    // Without `first` the page is only capped by the default size: past it, `before` bounds it.
-    return p.first === null && p.before ? this.beyond('before') : false;
+    if (p.backward || p.limit === 0 || p.lastOfFirst !== null) return false;
+    return (await this.page()).hasMore;
   }
 
   async hasPreviousPage(): Promise<boolean> {
     const p = this.plan;
     if (p.offset > 0) return true;
     if (p.backward) return (await this.page()).hasMore;
-    return p.after ? this.beyond('after') : false;
-  }
-
-  private beyond(side: 'after' | 'before'): Promise<boolean> {
-    return this.load<boolean>(`beyond-${side}`, false, async (partition) => {
-      const rows = await this.ctx.sql.rows(beyondCursorSql(this.ctx.dbSchema, this.plan, partition, side));
-      if (!partition) return new Map([[ROOT, Boolean(rows[0]?.e)]]);
-      return new Map(rows.map((r) => [takeKey(r, partition.columns.length), true]));
-    });
+    return false;
   }
 
   /** One row of aggregate values (`sum`, `min`… keyed by `aggregateAlias`); defaults when no row matched. */
@@ -144,10 +141,10 @@ export class ConnectionValue {
   }
 
   /** `groupedAggregates`: one row per group, with `g<i>` holding the group keys as text. */
-  grouped(requested: readonly RequestedAggregate[], groupBy: readonly GroupByValue[]): Promise<Row[]> {
-    const id = `${groupBy.map((g) => g.name).join(',')}|${requested.map(aggregateAlias).sort().join(',')}`;
+  grouped(requested: readonly RequestedAggregate[], groupBy: readonly GroupByValue[], having: Sql | null = null): Promise<Row[]> {
+    const id = `${groupBy.map((g) => g.name).join(',')}|${requested.map(aggregateAlias).sort().join(',')}|${having ? JSON.stringify([having.text, having.values]) : ''}`;
     return this.load<Row[]>(`grouped:${id}`, [], async (partition) => {
-      const rows = await this.ctx.sql.rows(aggregatesSql(this.ctx.dbSchema, this.plan, partition, requested, groupBy));
+      const rows = await this.ctx.sql.rows(aggregatesSql(this.ctx.dbSchema, this.plan, partition, requested, groupBy, having));
       const out = new Map<string, Row[]>();
       for (const r of rows) {
         const key = partition ? takeKey(r, partition.columns.length) : ROOT;
@@ -187,6 +184,7 @@ export function rowByKey(ctx: GraphqlRequestContext, table: TableDefinition, col
     new BatchLoader<readonly unknown[], Row | null>(async (keys) => {
       const unique = [...new Map(keys.map((k) => [keyId(k), k])).values()];
       const rows = await ctx.sql.rows(rowsByKeySql(ctx.dbSchema, table, columns, unique));
+      ctx.rowBudget.take(rows.length);
       const out = new Map<string, Row>();
       for (const r of rows) {
         const at = Number(r.__i);

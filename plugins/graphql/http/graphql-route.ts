@@ -1,10 +1,10 @@
 import Router from '@koa/router';
-import type { DocumentNode, GraphQLError, GraphQLSchema } from 'graphql';
+import { GraphQLError, type DocumentNode, type GraphQLSchema } from 'graphql';
 import { processRequest, renderGraphiQL } from 'graphql-helix';
 import type Koa from 'koa';
 import { ApiError } from '../../../core/errors.js';
 import type { Logger } from '../../../core/logger.js';
-import type { DocumentCache } from '../execution/document-cache.js';
+import { withinStack, type DocumentCache } from '../execution/document-cache.js';
 import { checkQueryLimits, type QueryLimits } from '../execution/query-limits.js';
 import type { GraphqlRequestContext } from '../execution/request-context.js';
 import { jsonText } from '../json-text.js';
@@ -67,9 +67,14 @@ async function handle(ctx: Koa.Context, options: GraphqlRouteOptions): Promise<v
     operationName: params.operationName ?? undefined,
     parse: (source: string) => documents.parse(source),
     validate: (s: GraphQLSchema, document: DocumentNode) => {
-      const errors = documents.validate(document);
-      if (errors.length) return errors;
-      return checkQueryLimits(s, document, params.operationName, params.variables, options.limits);
+      try {
+        const errors = documents.validate(document);
+        if (errors.length) return errors;
+        return withinStack(() => checkQueryLimits(s, document, params.operationName, params.variables, options.limits));
+      } catch (err) {
+        if (err instanceof GraphQLError) return [err];
+        throw err;
+      }
     },
     contextFactory: () => options.context(),
   });
@@ -81,6 +86,9 @@ async function handle(ctx: Koa.Context, options: GraphqlRouteOptions): Promise<v
   let status = result.status;
   // A request error (variables that do not coerce, no operation) has errors and no data: 400.
   if (status === 200 && payload.errors?.length && payload.data === undefined) status = 400;
+  // GraphQL over HTTP: a client that accepts only `application/json` gets request errors with 200
+  // (as PostGraphile answers it); `application/graphql-response+json` or no preference keeps 400.
+  if (status === 400 && acceptsOnlyJson(ctx.get('accept'))) status = 200;
   if (status >= 500) {
     options.log.error('GraphQL request failed', { errors: payload.errors?.map((e) => e.message) });
     status = 500;
@@ -88,7 +96,17 @@ async function handle(ctx: Koa.Context, options: GraphqlRouteOptions): Promise<v
   ctx.status = status;
   for (const h of result.headers) if (h.name.toLowerCase() !== 'content-type') ctx.set(h.name, h.value);
   ctx.type = 'application/json; charset=utf-8';
-  ctx.body = jsonText(payload);
+  ctx.body = jsonText(payload.errors ? { ...payload, errors: payload.errors.map(withExtensions) } : payload);
+}
+
+/** PostGraphile answers `"extensions": {}` on every error; graphql-js leaves an empty one out. */
+function withExtensions(error: GraphQLError): unknown {
+  const json = typeof error.toJSON === 'function' ? error.toJSON() : (error as unknown as Record<string, unknown>);
+  return 'extensions' in json ? json : { ...json, extensions: {} };
+}
+
+function acceptsOnlyJson(accept: string): boolean {
+  return /\bapplication\/json\b/i.test(accept) && !/application\/graphql-response\+json|\*\/\*/i.test(accept);
 }
 
 function sendErrors(ctx: Koa.Context, status: number, code: string, message: string, headers: Record<string, string> = {}): void {

@@ -1,6 +1,7 @@
-import { GraphQLEnumType, GraphQLList, GraphQLNonNull, GraphQLObjectType, GraphQLString, type GraphQLFieldConfigMap, type GraphQLResolveInfo } from 'graphql';
+import { GraphQLEnumType, GraphQLInputObjectType, GraphQLList, GraphQLNonNull, GraphQLObjectType, GraphQLString, type GraphQLFieldConfigMap, type GraphQLInputFieldConfigMap, type GraphQLResolveInfo } from 'graphql';
 import { fieldName, typeNames } from '../catalog/inflection.js';
-import type { TableDefinition } from '../catalog/table-definition.js';
+import type { PgColumnType, TableDefinition } from '../catalog/table-definition.js';
+import { HAVING_OPERATORS, havingColumns, havingSpec } from '../sql/having.js';
 import type { Row } from '../execution/sql-runner.js';
 import { AGGREGATE_KINDS, aggregateAlias, groupByValues, type GroupByValue, type RequestedAggregate } from '../sql/aggregates.js';
 import { scalarFor } from './scalars.js';
@@ -15,16 +16,58 @@ import { selectedFields } from './selection.js';
 export interface AggregateTypes {
   aggregates: GraphQLObjectType;
   groupBy: GraphQLEnumType;
+  /** `<Type>HavingInput` of `groupedAggregates(having:)`. */
+  having: GraphQLInputObjectType;
+}
+
+const havingFilters = new Map<string, GraphQLInputObjectType>();
+
+/** `HavingIntFilter`, `HavingBigintFilter`…: the comparison operators on one aggregate. */
+function havingFilterType(type: PgColumnType): GraphQLInputObjectType {
+  const spec = havingSpec(type)!;
+  let filter = havingFilters.get(spec);
+  if (!filter) {
+    const scalar = scalarFor(type);
+    filter = new GraphQLInputObjectType({
+      name: `Having${spec}Filter`,
+      fields: Object.fromEntries(HAVING_OPERATORS.map(([name]) => [name, { type: scalar }])),
+    });
+    havingFilters.set(spec, filter);
+  }
+  return filter;
+}
+
+function havingInputType(table: TableDefinition): GraphQLInputObjectType {
+  const self: GraphQLInputObjectType = new GraphQLInputObjectType({
+    name: typeNames.having(table),
+    description: `Conditions for \`${table.typeName}\` aggregates.`,
+    fields: () => {
+      const fields: GraphQLInputFieldConfigMap = {
+        AND: { type: new GraphQLList(new GraphQLNonNull(self)) },
+        OR: { type: new GraphQLList(new GraphQLNonNull(self)) },
+      };
+      for (const { kind, columns } of havingColumns(table)) {
+        fields[kind.id] = {
+          type: new GraphQLInputObjectType({
+            name: `${table.typeName}Having${kind.id.charAt(0).toUpperCase()}${kind.id.slice(1)}Input`,
+            fields: Object.fromEntries(columns.map((c) => [fieldName(c.name), { type: havingFilterType(c.type) }])),
+          }),
+        };
+      }
+      return fields;
+    },
+  });
+  return self;
 }
 
 export function aggregateTypes(table: TableDefinition): AggregateTypes {
   const kindFields: GraphQLFieldConfigMap<Row, unknown> = {
     keys: {
-      type: new GraphQLList(new GraphQLNonNull(GraphQLString)),
+      type: new GraphQLList(GraphQLString),
       description: 'The values of the `groupBy` expressions of this group (null outside `groupedAggregates`).',
       resolve: (row) => {
-        const keys: string[] = [];
-        for (let i = 0; `g${i}` in row; i++) keys.push(row[`g${i}`] === null ? 'null' : String(row[`g${i}`]));
+        const keys: Array<string | null> = [];
+        for (let i = 0; `g${i}` in row; i++) keys.push(row[`g${i}`] === null ? null : String(row[`g${i}`]));
         return keys.length ? keys : null;
       },
     },
@@ -51,7 +94,7 @@ export function aggregateTypes(table: TableDefinition): AggregateTypes {
     description: `Grouping methods for \`${table.typeName}\` for usage during aggregation.`,
     values: Object.fromEntries(groupByValues(table).map((g) => [g.name, { value: g.name }])),
   });
-  return { aggregates, groupBy };
+  return { aggregates, groupBy, having: havingInputType(table) };
 }
 
 /** Which (kind, column) pairs the query selects under an aggregates field. */

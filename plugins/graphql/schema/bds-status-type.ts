@@ -1,5 +1,5 @@
-import { GraphQLBoolean, GraphQLList, GraphQLNonNull, GraphQLObjectType, GraphQLString } from 'graphql';
-import { GraphQLBigInt, GraphQLDatetime, GraphQLJSON } from './scalars.js';
+import { GraphQLBoolean, GraphQLList, GraphQLNonNull, GraphQLObjectType, GraphQLString, type GraphQLScalarType } from 'graphql';
+import { GraphQLBigInt, GraphQLDatetime } from './scalars.js';
 
 /**
  * `bdsStatus`: how far the index has got. GraphQL reads BDS, which persists finalized blocks
@@ -20,7 +20,16 @@ export interface BdsStatusView {
   alerts: unknown[] | null;
 }
 
-export const BdsStatusType = new GraphQLObjectType<BdsStatusView>({
+const statusTypes = new WeakMap<GraphQLScalarType, GraphQLObjectType<BdsStatusView>>();
+
+/** The `BdsStatus` type of a schema with the given JSON scalar. */
+export function bdsStatusType(json: GraphQLScalarType): GraphQLObjectType<BdsStatusView> {
+  let type = statusTypes.get(json);
+  if (!type) statusTypes.set(json, (type = statusType(json)));
+  return type;
+}
+
+const statusType = (json: GraphQLScalarType) => new GraphQLObjectType<BdsStatusView>({
   name: 'BdsStatus',
   description:
     'Progress of the BDS index this API reads. GraphQL is eventually consistent: a finalized transaction appears once `indexedHeight` reaches its block. ' +
@@ -39,6 +48,6 @@ export const BdsStatusType = new GraphQLObjectType<BdsStatusView>({
     currentBlockHeight: { type: GraphQLBigInt, description: 'Node height observed by the BDS worker; null when unknown here.' },
     heightLag: { type: GraphQLBigInt, description: '`currentBlockHeight` minus `indexedHeight` (never negative); null when unknown.' },
     catchingUp: { type: GraphQLBoolean, description: 'Whether blocks are waiting to be indexed; null when unknown.' },
-    alerts: { type: new GraphQLList(new GraphQLNonNull(GraphQLJSON)), description: 'Operator warnings and errors of the BDS worker (`{level, code, message}`); null when unknown.' },
+    alerts: { type: new GraphQLList(new GraphQLNonNull(json)), description: 'Operator warnings and errors of the BDS worker (`{level, code, message}`); null when unknown.' },
   },
 });

@@ -7,9 +7,11 @@ import { checkTableDefinition, columnOf, type TableDefinition } from '../catalog
 import type { GraphqlQueryFields, GraphqlSchemaBuild } from '../graphql-contributions.js';
 import type { GraphqlRequestContext } from '../execution/request-context.js';
 import { rowByKey, tableOfRow } from '../execution/table-reader.js';
-import { BdsStatusType, type BdsStatusView } from './bds-status-type.js';
+import { bdsStatusType, type BdsStatusView } from './bds-status-type.js';
+import { TableCatalog } from '../catalog/relations.js';
+import { quoteIdent, Sql } from '../sql/sql-fragment.js';
 import { decodeNodeId, nodeAliasOf } from './node-id.js';
-import { GraphQLBigFloat, GraphQLBigInt, GraphQLCursor, GraphQLDatetime, GraphQLJSON, scalarFor } from './scalars.js';
+import { GraphQLBigFloat, GraphQLBigInt, GraphQLCursor, GraphQLDatetime, jsonScalar, scalarFor } from './scalars.js';
 import { TableTypes } from './table-types.js';
 
 /**
@@ -21,6 +23,10 @@ export interface SchemaInput {
   tables: readonly TableDefinition[];
   fields?: readonly GraphqlQueryFields[];
   status(ctx: GraphqlRequestContext): Promise<BdsStatusView>;
+  /** SQL schema of the tables (relation filters name other tables); default `public`. */
+  dbSchema?: string;
+  /** JSON as values instead of JSON text (PostGraphile's `dynamicJson`); default false, as upstream. */
+  dynamicJson?: boolean;
 }
 
 type RootField = GraphQLFieldConfig<unknown, GraphqlRequestContext>;
@@ -44,7 +50,8 @@ export function buildGraphqlSchema(input: SchemaInput): GraphQLSchema {
       return table ? types.objectType(types.table(table)).name : 'Query';
     },
   });
-  const types = new TableTypes(input.tables, nodeInterface);
+  const json = jsonScalar(input.dynamicJson ?? false);
+  const types = new TableTypes(new TableCatalog(input.tables, input.dbSchema ?? 'public'), nodeInterface, json);
 
   const nodeById = async (ctx: GraphqlRequestContext, nodeId: string, expected?: TableDefinition) => {
     if (nodeId === 'query' && !expected) return {};
@@ -87,8 +94,17 @@ export function buildGraphqlSchema(input: SchemaInput): GraphQLSchema {
         resolve: (_s, args: { nodeId: string }, ctx) => nodeById(ctx, args.nodeId, table),
       };
     }
+    // PostGraphile exposes the BDS schema's IMMUTABLE function bds_numeric(jsonb) as a root query.
+    fields.bdsNumeric = {
+      type: GraphQLBigFloat,
+      args: { v: { type: json } },
+      resolve: async (_s, args: { v?: unknown }, ctx) => {
+        const [row] = await ctx.sql.rows(Sql.build`SELECT ${quoteIdent(ctx.dbSchema)}.bds_numeric(${Sql.value(args.v ?? null, 'jsonb')}) AS "n"`);
+        return row?.n ?? null;
+      },
+    };
     fields.bdsStatus = {
-      type: new GraphQLNonNull(BdsStatusType),
+      type: new GraphQLNonNull(bdsStatusType(json)),
       description: 'How far the BDS index (and so this API) has got; GraphQL is eventually consistent with the chain.',
       resolve: (_s, _a, ctx) => input.status(ctx),
     };
@@ -96,7 +112,7 @@ export function buildGraphqlSchema(input: SchemaInput): GraphQLSchema {
       tableType: (name) => types.objectType(types.table(name)),
       connectionType: (name) => types.connectionType(types.table(name)),
       connectionField: (name, description) => types.connectionField(types.table(name), description, null, true),
-      scalars: { BigInt: GraphQLBigInt, BigFloat: GraphQLBigFloat, Datetime: GraphQLDatetime, JSON: GraphQLJSON, Cursor: GraphQLCursor },
+      scalars: { BigInt: GraphQLBigInt, BigFloat: GraphQLBigFloat, Datetime: GraphQLDatetime, JSON: json, Cursor: GraphQLCursor },
     };
     for (const contribution of input.fields ?? []) {
       for (const [name, field] of Object.entries(contribution.fields(build))) {
@@ -111,7 +127,7 @@ export function buildGraphqlSchema(input: SchemaInput): GraphQLSchema {
     const columns = key.map((c) => columnOf(table, c));
     return {
       type: types.objectType(table),
-      args: Object.fromEntries(columns.map((c) => [camelCase(c.name), { type: new GraphQLNonNull(scalarFor(c.type)) }])),
+      args: Object.fromEntries(columns.map((c) => [camelCase(c.name), { type: new GraphQLNonNull(scalarFor(c.type, json)) }])),
       resolve: (_s, args: Record<string, unknown>, ctx) => rowByKey(ctx, table, columns, columns.map((c) => args[camelCase(c.name)])),
     };
   };

@@ -1,5 +1,6 @@
 import { GraphQLBoolean, GraphQLError, GraphQLInt, GraphQLScalarType, GraphQLString, Kind, type GraphQLScalarType as ScalarType, type ValueNode } from 'graphql';
 import type { PgColumnType } from '../catalog/table-definition.js';
+import { jsonText } from '../json-text.js';
 
 /**
  * PostGraphile's scalars and wire forms (graphql.md §2): BIGINT → `BigInt` as a string,
@@ -13,7 +14,8 @@ const DECIMAL = /^-?(?:\d+(?:\.\d*)?|\.\d+)(?:[eE][+-]?\d+)?$/;
 
 function literalText(ast: ValueNode, scalar: string): string {
   if (ast.kind === Kind.STRING || ast.kind === Kind.INT || ast.kind === Kind.FLOAT) return ast.value;
-  throw new GraphQLError(`${scalar} cannot represent a non-string, non-number value; pass it as a string`, { nodes: ast });
+  // PostGraphile's wording, and like it no location (graphql-js reports a GraphQLError from parseLiteral as is).
+  throw new GraphQLError(`${scalar} can only parse string values (kind='${ast.kind}')`);
 }
 
 function inputText(value: unknown, scalar: string): string {
@@ -115,6 +117,7 @@ function jsonLiteral(ast: ValueNode, variables: Record<string, unknown> | null |
   }
 }
 
+/** `dynamicJson: true`: JSON values as themselves (PostGraphile's `dynamicJson`). */
 export const GraphQLJSON = new GraphQLScalarType({
   name: 'JSON',
   description: 'A JSON value: objects and arrays as themselves, not as strings.',
@@ -122,6 +125,37 @@ export const GraphQLJSON = new GraphQLScalarType({
   parseValue: (value) => value,
   parseLiteral: jsonLiteral,
 });
+
+function parseJsonText(text: unknown): unknown {
+  if (typeof text !== 'string') throw new GraphQLError('JSON must be given as a string of JSON text, e.g. "{\\"a\\": 1}" or "\\"text\\""');
+  try {
+    return JSON.parse(text);
+  } catch (err) {
+    throw new GraphQLError(`JSON ${JSON.stringify(text.slice(0, 40))} is not valid JSON: ${(err as Error).message}`);
+  }
+}
+
+/**
+ * The default, as upstream's preset (makeV4Preset without `dynamicJson` sets
+ * `jsonScalarAsString`): JSON leaves as JSON text (`"{\"to\":\"…\"}"`, `"\"99.75\""`), and a
+ * JSON argument is JSON text, parsed here (a bare `None` is refused as not valid JSON).
+ */
+export const GraphQLJSONText = new GraphQLScalarType({
+  name: 'JSON',
+  description: 'A JavaScript object encoded in the JSON format as specified by [ECMA-404](http://www.ecma-international.org/publications/files/ECMA-ST/ECMA-404.pdf).',
+  serialize: (value) => jsonText(value),
+  parseValue: parseJsonText,
+  // A plain error (JSON.parse's) here: graphql-js words it "Expected value of type "JSON", found …; <reason>", as PostGraphile answers.
+  parseLiteral: (ast) => {
+    if (ast.kind !== Kind.STRING) throw new TypeError('JSON must be given as a string of JSON text');
+    return JSON.parse(ast.value) as unknown;
+  },
+});
+
+/** The JSON scalar of a schema: text (upstream's default) or values (`dynamicJson`). */
+export function jsonScalar(dynamicJson: boolean): ScalarType {
+  return dynamicJson ? GraphQLJSON : GraphQLJSONText;
+}
 
 export const GraphQLCursor = new GraphQLScalarType({
   name: 'Cursor',
@@ -137,14 +171,14 @@ export const GraphQLCursor = new GraphQLScalarType({
   },
 });
 
-export function scalarFor(type: PgColumnType): ScalarType {
+export function scalarFor(type: PgColumnType, json: ScalarType = GraphQLJSONText): ScalarType {
   switch (type) {
     case 'text': return GraphQLString;
     case 'bigint': return GraphQLBigInt;
     case 'integer': return GraphQLInt;
     case 'numeric': return GraphQLBigFloat;
     case 'boolean': return GraphQLBoolean;
-    case 'jsonb': return GraphQLJSON;
+    case 'jsonb': return json;
     case 'timestamptz': return GraphQLDatetime;
   }
 }

@@ -1,17 +1,19 @@
 import {
   GraphQLBoolean, GraphQLEnumType, GraphQLID, GraphQLInputObjectType, GraphQLInt, GraphQLInterfaceType, GraphQLList, GraphQLNonNull,
   GraphQLObjectType, type GraphQLFieldConfig, type GraphQLFieldConfigArgumentMap, type GraphQLFieldConfigMap, type GraphQLOutputType,
-  type GraphQLResolveInfo, type SelectionSetNode,
+  type GraphQLResolveInfo, type GraphQLScalarType, type SelectionSetNode,
 } from 'graphql';
 import { backwardRelationName, fieldName, forwardRelationName, typeNames } from '../catalog/inflection.js';
+import type { TableCatalog } from '../catalog/relations.js';
 import { columnOf, type ForeignKeyDefinition, type TableDefinition } from '../catalog/table-definition.js';
 import type { GraphqlRequestContext } from '../execution/request-context.js';
 import type { Row } from '../execution/sql-runner.js';
 import { ConnectionValue, rowByKey, type RelationKey } from '../execution/table-reader.js';
 import { pageSizesFor, planConnection, type ConnectionArgs } from '../sql/connection-plan.js';
 import { DEFAULT_ORDER, orderByValues } from '../sql/order-by.js';
+import { havingSql } from '../sql/having.js';
 import { aggregateTypes, groupByOf, requestedAggregates } from './aggregate-types.js';
-import { tableFilterType } from './filter-types.js';
+import { FilterTypes } from './filter-types.js';
 import { encodeNodeId } from './node-id.js';
 import { GraphQLCursor, scalarFor } from './scalars.js';
 import { selectedFields } from './selection.js';
@@ -24,7 +26,7 @@ import { selectedFields } from './selection.js';
  * request limiter can plan them before execution.
  */
 export interface ConnectionFieldExtension {
-  chainhostConnection: { table: TableDefinition; relation: boolean };
+  chainhostConnection: { table: TableDefinition; relation: boolean; catalog: TableCatalog };
 }
 
 type Resolver = GraphQLFieldConfig<unknown, GraphqlRequestContext>;
@@ -47,12 +49,18 @@ export const PageInfoType = new GraphQLObjectType<ConnectionValue, GraphqlReques
 });
 
 export class TableTypes {
+  readonly tables: readonly TableDefinition[];
   private readonly objects = new Map<string, GraphQLObjectType>();
   private readonly connections = new Map<string, GraphQLObjectType>();
   private readonly args = new Map<string, GraphQLFieldConfigArgumentMap>();
   private readonly byName: Map<string, TableDefinition>;
+  private readonly filters: FilterTypes;
 
-  constructor(readonly tables: readonly TableDefinition[], readonly nodeInterface: GraphQLInterfaceType) {
+  /** @param json the schema's JSON scalar (text by default, values with `dynamicJson`). */
+  constructor(readonly catalog: TableCatalog, readonly nodeInterface: GraphQLInterfaceType, readonly json: GraphQLScalarType) {
+    const tables = catalog.tables;
+    this.tables = tables;
+    this.filters = new FilterTypes(catalog, json);
     this.byName = new Map(tables.map((t) => [t.name, t]));
     for (const t of tables) this.build(t);
   }
@@ -82,10 +90,10 @@ export class TableTypes {
       type: nullable ? type : new GraphQLNonNull(type),
       description,
       args: this.connectionArgs(table),
-      extensions: { chainhostConnection: { table, relation: relation !== null } } satisfies ConnectionFieldExtension,
+      extensions: { chainhostConnection: { table, relation: relation !== null, catalog: this.catalog } } satisfies ConnectionFieldExtension,
       resolve: (source, args, ctx, info) => new ConnectionValue(
         ctx,
-        planConnection(table, args as ConnectionArgs, pageSizesFor(ctx.pageSizes, relation !== null)),
+        planConnection(table, args as ConnectionArgs, pageSizesFor(ctx.pageSizes, relation !== null), this.catalog),
         relation ? relation(source as Row) : null,
         this.columnsRead(table, info),
       ),
@@ -131,15 +139,15 @@ export class TableTypes {
     const orderBy = new GraphQLEnumType({
       name: typeNames.orderBy(table),
       description: `Methods to use when ordering \`${table.typeName}\`.`,
-      values: Object.fromEntries(orderByValues(table).map((v) => [v, { value: v }])),
+      values: Object.fromEntries(orderByValues(table, this.catalog).map((v) => [v, { value: v }])),
     });
     const condition = new GraphQLInputObjectType({
       name: typeNames.condition(table),
       description: `A condition to be used against \`${table.typeName}\` object types. All fields are tested for equality and combined with a logical ‘and.’`,
-      fields: () => Object.fromEntries(table.columns.map((c) => [fieldName(c.name), { type: scalarFor(c.type), description: `Checks for equality with the object’s \`${fieldName(c.name)}\` field.` }])),
+      fields: () => Object.fromEntries(table.columns.map((c) => [fieldName(c.name), { type: scalarFor(c.type, this.json), description: `Checks for equality with the object’s \`${fieldName(c.name)}\` field.` }])),
     });
-    const filter = tableFilterType(table, typeNames.filter(table));
-    const { aggregates, groupBy } = aggregateTypes(table);
+    const filter = this.filters.tableFilter(table, typeNames.filter(table));
+    const { aggregates, groupBy, having } = aggregateTypes(table);
 
     const object = new GraphQLObjectType<Row, GraphqlRequestContext>({
       name: table.typeName,
@@ -161,7 +169,7 @@ export class TableTypes {
       fields: {
         nodes: { type: new GraphQLNonNull(new GraphQLList(object)), description: `A list of \`${table.typeName}\` objects.`, resolve: async (c) => (await c.page()).rows },
         edges: {
-          type: new GraphQLNonNull(new GraphQLList(new GraphQLNonNull(edge))),
+          type: new GraphQLNonNull(new GraphQLList(edge)),
           description: `A list of edges which contains the \`${table.typeName}\` and cursor to aid in pagination.`,
           resolve: async (c) => (await c.page()).rows.map((row) => ({ row, connection: c })),
         },
@@ -175,8 +183,12 @@ export class TableTypes {
         groupedAggregates: {
           type: new GraphQLList(new GraphQLNonNull(aggregates)),
           description: 'Grouped aggregates across the matching connection (ignoring before/after/first/last/offset)',
-          args: { groupBy: { type: new GraphQLNonNull(new GraphQLList(new GraphQLNonNull(groupBy))), description: 'The method to use when grouping `' + table.typeName + '` for these aggregates.' } },
-          resolve: (c, args: { groupBy: string[] }, _ctx, info) => c.grouped(requestedAggregates(table, info), groupByOf(table, args.groupBy)),
+          args: {
+            groupBy: { type: new GraphQLNonNull(new GraphQLList(new GraphQLNonNull(groupBy))), description: 'The method to use when grouping `' + table.typeName + '` for these aggregates.' },
+            having: { type: having, description: 'Conditions on the grouped aggregates.' },
+          },
+          resolve: (c, args: { groupBy: string[]; having?: Record<string, unknown> | null }, _ctx, info) =>
+            c.grouped(requestedAggregates(table, info), groupByOf(table, args.groupBy), args.having ? havingSql(table, args.having) : null),
         },
       },
     });
@@ -207,7 +219,7 @@ export class TableTypes {
       fields[name] = field;
     };
     for (const c of table.columns) {
-      const scalar = scalarFor(c.type);
+      const scalar = scalarFor(c.type, this.json);
       const name = c.name;
       add(fieldName(c.name), { type: c.nullable ? scalar : new GraphQLNonNull(scalar), description: c.description, resolve: (row) => row[name] });
     }

@@ -50,19 +50,29 @@ export function aggregateSql(a: RequestedAggregate, alias: string): string {
   return a.kind.sql(col(alias, a.column.name));
 }
 
-/** `groupedAggregates(groupBy: [...])` values: every column, plus hour/day truncations of timestamps. */
+/** `groupedAggregates(groupBy: [...])` values: every column not unique on its own, plus hour/day truncations of timestamps. */
 export interface GroupByValue {
   name: string;
   sql(alias: string): string;
+  /** The group key as `keys` shows it: text, timestamps in the Datetime form (`2026-01-01T00:00:00.000000+00:00`). */
+  text?(alias: string): string;
 }
+
+const datetimeText = (sql: string) => `to_char((${sql}) AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"+00:00"')`;
 
 export function groupByValues(table: TableDefinition): GroupByValue[] {
   const out: GroupByValue[] = [];
+  // A column that is unique on its own makes one group per row: pg-aggregates leaves it out.
+  const alone = new Set([table.primaryKey, ...(table.uniqueKeys ?? [])].filter((k) => k.length === 1).map((k) => k[0]!));
   for (const c of table.columns) {
-    out.push({ name: upperSnake(c.name), sql: (alias) => col(alias, c.name) });
+    if (alone.has(c.name)) continue;
+    const text = c.type === 'timestamptz' ? (sql: string) => datetimeText(sql) : null;
+    out.push({ name: upperSnake(c.name), sql: (alias) => col(alias, c.name), ...(text ? { text: (alias: string) => text(col(alias, c.name)) } : {}) });
     if (c.type === 'timestamptz') {
-      out.push({ name: `${upperSnake(c.name)}_TRUNCATED_TO_HOUR`, sql: (alias) => `date_trunc('hour', ${col(alias, c.name)})` });
-      out.push({ name: `${upperSnake(c.name)}_TRUNCATED_TO_DAY`, sql: (alias) => `date_trunc('day', ${col(alias, c.name)})` });
+      const hour = (alias: string) => `date_trunc('hour', ${col(alias, c.name)}, 'UTC')`;
+      const day = (alias: string) => `date_trunc('day', ${col(alias, c.name)}, 'UTC')`;
+      out.push({ name: `${upperSnake(c.name)}_TRUNCATED_TO_HOUR`, sql: hour, text: (alias) => datetimeText(hour(alias)) });
+      out.push({ name: `${upperSnake(c.name)}_TRUNCATED_TO_DAY`, sql: day, text: (alias) => datetimeText(day(alias)) });
     }
   }
   return out;

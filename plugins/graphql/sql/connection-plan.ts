@@ -1,4 +1,5 @@
 import { GraphQLError } from 'graphql';
+import type { TableCatalog } from '../catalog/relations.js';
 import type { TableDefinition } from '../catalog/table-definition.js';
 import { decodeCursor } from './cursor.js';
 import { resolveOrder, type ResolvedOrder } from './order-by.js';
@@ -32,8 +33,10 @@ export interface ConnectionPlan {
   first: number | null;
   last: number | null;
   offset: number;
-  /** Rows per page: first, last, or the default page size when neither was given. */
-  limit: number;
+  /** Rows per page: first, last, or the default page size when neither was given (null: every row). */
+  limit: number | null;
+  /** Both `first` and `last`: the last `last` of the first `first` rows (PostGraphile's reading). */
+  lastOfFirst: number | null;
   /** `last` was given: read the order backwards, then flip the page. */
   backward: boolean;
   /** Groups identical plans for batching (same table, same arguments). */
@@ -43,38 +46,39 @@ export interface ConnectionPlan {
 export const TABLE_ALIAS = 't';
 
 export interface PageSizes {
-  /** The largest `first`/`last`. */
-  max: number;
-  /** Rows per page when neither `first` nor `last` is given. */
-  default: number;
+  /** The largest `first`/`last` (null: no cap). */
+  max: number | null;
+  /** Rows per page when neither `first` nor `last` is given (null: every row). */
+  default: number | null;
 }
 
-/** The sizes a connection is planned with: relations default to their own smaller page. */
-export function pageSizesFor(limits: { max: number; relation: number }, relation: boolean): PageSizes {
-  return { max: limits.max, default: relation ? Math.min(limits.relation, limits.max) : limits.max };
+/** The sizes a connection is planned with: relations may default to their own smaller page. */
+export function pageSizesFor(limits: { max: number | null; relation: number | null }, relation: boolean): PageSizes {
+  const fallback = relation ? limits.relation ?? limits.max : limits.max;
+  return { max: limits.max, default: fallback === null ? null : Math.min(fallback, limits.max ?? fallback) };
 }
 
-export function planConnection(table: TableDefinition, args: ConnectionArgs, sizes: PageSizes): ConnectionPlan {
+export function planConnection(table: TableDefinition, args: ConnectionArgs, sizes: PageSizes, catalog: TableCatalog | null = null): ConnectionPlan {
   const maxPageSize = sizes.max;
   const first = checkCount(args.first, 'first', maxPageSize);
   const last = checkCount(args.last, 'last', maxPageSize);
   const offset = args.offset ?? 0;
   if (!Number.isInteger(offset) || offset < 0) throw new GraphQLError(`\`offset\` must be a non-negative integer, got ${offset}`);
-  if (first !== null && last !== null) throw new GraphQLError('Setting both `first` and `last` on one connection is not supported; use `first` (with `after`) or `last` (with `before`)');
-  if (last !== null && offset > 0) throw new GraphQLError('`offset` cannot be combined with `last`; page backwards with `last` and `before` instead');
-  const order = resolveOrder(table, args.orderBy);
+  if (last !== null && offset > 0 && first === null) throw new GraphQLError('`offset` cannot be combined with `last`; page backwards with `last` and `before` instead');
+  const order = resolveOrder(table, args.orderBy, catalog);
   const after = args.after != null ? decodeCursor(order, args.after, 'after') : null;
   const before = args.before != null ? decodeCursor(order, args.before, 'before') : null;
-  const where = Sql.and([conditionSql(table, TABLE_ALIAS, args.condition), filterSql(table, TABLE_ALIAS, args.filter)]);
+  const where = Sql.and([conditionSql(table, TABLE_ALIAS, args.condition), filterSql(table, TABLE_ALIAS, args.filter, catalog)]);
   const limit = first ?? last ?? sizes.default;
-  const signature = JSON.stringify([table.name, where.text, where.values, order.cursorPrefix, args.after ?? null, args.before ?? null, first, last, offset]);
-  return { table, where, order, after, before, first, last, offset, limit, backward: last !== null, signature };
+  const signature = JSON.stringify([table.name, where.text, where.values, order.names, args.after ?? null, args.before ?? null, first, last, offset]);
+  const both = first !== null && last !== null;
+  return { table, where, order, after, before, first, last, offset, limit, lastOfFirst: both ? last : null, backward: last !== null && !both, signature };
 }
 
-function checkCount(value: number | null | undefined, name: 'first' | 'last', max: number): number | null {
+function checkCount(value: number | null | undefined, name: 'first' | 'last', max: number | null): number | null {
   if (value === null || value === undefined) return null;
   if (!Number.isInteger(value) || value < 0) throw new GraphQLError(`\`${name}\` must be a non-negative integer, got ${value}`);
-  if (value > max) {
+  if (max !== null && value > max) {
     throw new GraphQLError(`\`${name}\` is ${value}, above the maximum page size of ${max}; request at most ${max} rows and page on with \`${name === 'first' ? 'after: pageInfo.endCursor' : 'before: pageInfo.startCursor'}\``);
   }
   return value;

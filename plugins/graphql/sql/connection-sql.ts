@@ -33,16 +33,37 @@ function keyAliases(partition: Partition): string[] {
   return partition.columns.map((_c, i) => quoteIdent(`${KEY_PREFIX}${i}`));
 }
 
-/** `(t."a", t."b") IN ((?::bigint, ?::int), …)`. */
+/**
+ * Key tuples as a relation of one bound parameter (`(SELECT … FROM jsonb_array_elements(?))`):
+ * a placeholder per value overflowed PostgreSQL's 65,535 parameters once pages are unbounded.
+ * With `withIndex` each row also carries its position in `keys` as `__i`.
+ */
+export function keyRows(columns: readonly ColumnDefinition[], keys: ReadonlyArray<readonly unknown[]>, withIndex = false): Sql {
+  const payload = keys.map((key) => columns.map((c, i) => (key[i] === null || key[i] === undefined ? null : c.type === 'jsonb' ? key[i] : typeof key[i] === 'bigint' ? String(key[i]) : key[i])));
+  const fields = columns.map((c, i) => (c.type === 'jsonb' ? `"e"."v"->${i}` : `("e"."v"->>${i})::${c.type}`));
+  if (withIndex) fields.unshift(`("e"."n" - 1)::int`);
+  return Sql.build`(SELECT ${fields.join(', ')} FROM jsonb_array_elements(${Sql.value(payload, 'jsonb')}) WITH ORDINALITY AS "e"("v", "n"))`;
+}
+
+/** `(t."a", t."b") IN (SELECT … key rows …)`. */
 export function keyMatch(columns: readonly ColumnDefinition[], keys: ReadonlyArray<readonly unknown[]>, alias = T): Sql {
   if (keys.length === 0) return FALSE;
   const left = `(${columns.map((c) => col(alias, c.name)).join(', ')})`;
-  const tuples = keys.map((key) => Sql.build`(${Sql.join(columns.map((c, i) => Sql.value(key[i], c.type)), ', ')})`);
-  return Sql.build`${left} IN (${Sql.join(tuples, ', ')})`;
+  return Sql.build`${left} IN ${keyRows(columns, keys)}`;
+}
+
+/** An order term's SQL: its column, or its relation aggregate's subquery. */
+function termSql(term: OrderTerm, alias: string): string {
+  return term.expression ? term.expression(alias) : col(alias, term.column.name);
+}
+
+/** The relation aggregates an order uses, selected as `__o<i>` so cursors can carry them. */
+function orderSelects(plan: ConnectionPlan, alias = T): string {
+  return plan.order.terms.filter((t) => t.expression).map((t) => `, ${t.expression!(alias)} AS ${quoteIdent(t.column.name)}`).join('');
 }
 
 function orderSql(terms: readonly OrderTerm[], reverse: boolean, alias = T): string {
-  return terms.map((t) => `${col(alias, t.column.name)} ${t.descending !== reverse ? 'DESC' : 'ASC'}`).join(', ');
+  return terms.map((t) => `${termSql(t, alias)} ${t.descending !== reverse ? 'DESC' : 'ASC'}`).join(', ');
 }
 
 /**
@@ -53,7 +74,7 @@ export function boundSql(terms: readonly OrderTerm[], values: readonly unknown[]
   let predicate: Sql = FALSE;
   for (let i = terms.length - 1; i >= 0; i--) {
     const term = terms[i]!;
-    const c = col(alias, term.column.name);
+    const c = termSql(term, alias);
     const v = values[i];
     const descending = term.descending !== reverse;
     const nullable = term.column.nullable ?? false;
@@ -85,20 +106,22 @@ function boundedWhere(plan: ConnectionPlan): Sql {
  * One page (limit + 1 rows, to know whether there is more), read backwards for `last`.
  * Partitioned: the page of every parent key, each row prefixed with its key columns.
  */
-export function pageSql(schema: string, plan: ConnectionPlan, partition: Partition | null, columns: ReadonlySet<string> | null = null): Sql {
+export function pageSql(schema: string, plan: ConnectionPlan, partition: Partition | null, columns: ReadonlySet<string> | null = null, cap = Number.MAX_SAFE_INTEGER): Sql {
   const from = tableRef(schema, plan.table);
   const order = orderSql(plan.order.terms, plan.backward);
-  const tail = `ORDER BY ${order} LIMIT ${plan.limit + 1}${plan.offset ? ` OFFSET ${plan.offset}` : ''}`;
+  // `cap` (the request's remaining row budget + 1) bounds every statement: reading past it is an error, never a short page.
+  const limit = plan.limit === null ? cap : Math.min(plan.limit + 1, cap);
+  const tail = `ORDER BY ${order} LIMIT ${limit}${plan.offset ? ` OFFSET ${plan.offset}` : ''}`;
   if (!partition) {
-    return Sql.build`SELECT ${selectList(plan.table, T, columns)} FROM ${from} AS ${quoteIdent(T)} WHERE ${boundedWhere(plan)} ${tail}`;
+    return Sql.build`SELECT ${selectList(plan.table, T, columns)}${orderSelects(plan)} FROM ${from} AS ${quoteIdent(T)} WHERE ${boundedWhere(plan)} ${tail}`;
   }
   const keys = keyAliases(partition);
-  const values = Sql.join(partition.keys.map((key) => Sql.build`(${Sql.join(partition.columns.map((c, i) => Sql.value(key[i], c.type)), ', ')})`), ', ');
+  const values = keyRows(partition.columns, partition.keys);
   const join = Sql.and([
     ...partition.columns.map((c, i) => Sql.raw(`${col(T, c.name)} = "k".${keys[i]}`)),
     boundedWhere(plan),
   ]);
-  return Sql.build`SELECT ${keys.map((k) => `"k".${k}`).join(', ')}, "x".* FROM (VALUES ${values}) AS "k"(${keys.join(', ')}) CROSS JOIN LATERAL (SELECT ${selectList(plan.table, T, columns)} FROM ${from} AS ${quoteIdent(T)} WHERE ${join} ${tail}) AS "x"`;
+  return Sql.build`SELECT ${keys.map((k) => `"k".${k}`).join(', ')}, "x".* FROM ${values} AS "k"(${keys.join(', ')}) CROSS JOIN LATERAL (SELECT ${selectList(plan.table, T, columns)}${orderSelects(plan)} FROM ${from} AS ${quoteIdent(T)} WHERE ${join} ${tail}) AS "x" LIMIT ${String(cap)}`;
 }
 
 function partitionSelect(partition: Partition | null): string {
@@ -119,27 +142,14 @@ export function countSql(schema: string, plan: ConnectionPlan, partition: Partit
   return Sql.build`SELECT ${partitionSelect(partition)}count(*) AS "n" FROM ${tableRef(schema, plan.table)} AS ${quoteIdent(T)} WHERE ${partitionWhere(plan, partition)}${groupByPartition(partition)}`;
 }
 
-/**
- * Whether rows exist on the far side of a cursor (`hasNextPage` with `before` and no `first`;
- * `hasPreviousPage` with `after` and no `last`): rows matching the filters that are not
- * strictly before (after) it. Partitioned: the keys that have such rows.
- */
-export function beyondCursorSql(schema: string, plan: ConnectionPlan, partition: Partition | null, side: 'after' | 'before'): Sql {
-  const values = side === 'after' ? plan.after! : plan.before!;
-  const notInside = Sql.build`NOT (${boundSql(plan.order.terms, values, side === 'before')})`;
-  const where = Sql.and([partitionWhere(plan, partition), notInside]);
-  const from = tableRef(schema, plan.table);
-  if (!partition) return Sql.build`SELECT EXISTS (SELECT 1 FROM ${from} AS ${quoteIdent(T)} WHERE ${where}) AS "e"`;
-  return Sql.build`SELECT DISTINCT ${partitionSelect(partition).slice(0, -2)} FROM ${from} AS ${quoteIdent(T)} WHERE ${where}`;
-}
-
-export function aggregatesSql(schema: string, plan: ConnectionPlan, partition: Partition | null, requested: readonly RequestedAggregate[], groupBy: readonly GroupByValue[] = []): Sql {
-  const groups = groupBy.map((g, i) => `(${g.sql(T)})::text AS ${quoteIdent(`g${i}`)}`);
+export function aggregatesSql(schema: string, plan: ConnectionPlan, partition: Partition | null, requested: readonly RequestedAggregate[], groupBy: readonly GroupByValue[] = [], having: Sql | null = null): Sql {
+  const groups = groupBy.map((g, i) => `${g.text ? g.text(T) : `(${g.sql(T)})::text`} AS ${quoteIdent(`g${i}`)}`);
   const aggs = requested.map((a) => `${aggregateSql(a, T)} AS ${quoteIdent(aggregateAlias(a))}`);
   const selected = [...groups, ...aggs];
   if (selected.length === 0) selected.push('1 AS "one"');
-  const order = groupBy.length ? ` ORDER BY ${[...(partition ? partition.columns.map((_c, i) => quoteIdent(`${KEY_PREFIX}${i}`)) : []), ...groupBy.map((_g, i) => quoteIdent(`g${i}`))].join(', ')}` : '';
-  return Sql.build`SELECT ${partitionSelect(partition)}${selected.join(', ')} FROM ${tableRef(schema, plan.table)} AS ${quoteIdent(T)} WHERE ${partitionWhere(plan, partition)}${groupByPartition(partition, groupBy.map((g) => g.sql(T)))}${order}`;
+  // No ORDER BY, as pg-aggregates: groups come in the order PostgreSQL's grouping yields them.
+  const order = '';
+  return Sql.build`SELECT ${partitionSelect(partition)}${selected.join(', ')} FROM ${tableRef(schema, plan.table)} AS ${quoteIdent(T)} WHERE ${partitionWhere(plan, partition)}${groupByPartition(partition, groupBy.map((g) => g.sql(T)))}${having ? Sql.build` HAVING ${having}` : ''}${order}`;
 }
 
 /**
@@ -149,7 +159,6 @@ export function aggregatesSql(schema: string, plan: ConnectionPlan, partition: P
  */
 export function rowsByKeySql(schema: string, table: TableDefinition, columns: readonly ColumnDefinition[], keys: ReadonlyArray<readonly unknown[]>): Sql {
   const names = columns.map((_c, i) => quoteIdent(`${KEY_PREFIX}${i}`));
-  const values = Sql.join(keys.map((key, n) => Sql.build`(${String(n)}, ${Sql.join(columns.map((c, i) => Sql.value(key[i], c.type)), ', ')})`), ', ');
   const on = columns.map((c, i) => `${col(T, c.name)} = "k".${names[i]}`).join(' AND ');
-  return Sql.build`SELECT "k"."__i", ${selectList(table)} FROM (VALUES ${values}) AS "k"("__i", ${names.join(', ')}) JOIN ${tableRef(schema, table)} AS ${quoteIdent(T)} ON ${on}`;
+  return Sql.build`SELECT "k"."__i", ${selectList(table)} FROM ${keyRows(columns, keys, true)} AS "k"("__i", ${names.join(', ')}) JOIN ${tableRef(schema, table)} AS ${quoteIdent(T)} ON ${on}`;
 }

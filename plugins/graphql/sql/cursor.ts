@@ -4,22 +4,25 @@ import { formatDatetime } from '../schema/scalars.js';
 import type { OrderTerm, ResolvedOrder } from './order-by.js';
 
 /**
- * Cursors in PostGraphile v4's form: base64 of `[...orderByNames, [orderValues]]`, e.g.
- * `["primary_key_asc",[42]]`. A cursor made under another `orderBy` is refused with a message
- * rather than silently matching nothing.
+ * Cursors in PostGraphile 5's form: base64 of `[digest, ...orderValues]`, e.g.
+ * `["7dfdf9d8ce","31"]` (the digest names the order's columns, order-by.ts). Values travel as
+ * PostgreSQL's text casts give them: BIGINT and NUMERIC as strings, INTEGER as a number. A cursor
+ * made under another order is refused with PostGraphile's message rather than silently
+ * matching nothing.
  */
 export function encodeCursor(order: ResolvedOrder, row: Record<string, unknown>): string {
   const values = order.terms.map((t) => cursorValue(row[t.column.name], t.column.type));
-  return Buffer.from(JSON.stringify([...order.cursorPrefix, values])).toString('base64');
+  return Buffer.from(JSON.stringify([order.digest, ...values])).toString('base64');
 }
 
 function cursorValue(value: unknown, type: PgColumnType): unknown {
   if (value === null || value === undefined) return null;
   switch (type) {
     case 'bigint':
-      return typeof value === 'number' ? value : String(value);
     case 'numeric':
       return String(value);
+    case 'integer':
+      return Number(value);
     case 'timestamptz':
       return formatDatetime(value);
     case 'jsonb':
@@ -29,23 +32,19 @@ function cursorValue(value: unknown, type: PgColumnType): unknown {
   }
 }
 
+const INVALID = 'Invalid cursor, please enter a cursor from a previous request, or null.';
+
 export function decodeCursor(order: ResolvedOrder, cursor: string, argument: 'after' | 'before'): unknown[] {
-  const invalid = (why: string) =>
-    new GraphQLError(`Invalid cursor in \`${argument}\`: ${why}. Use a cursor from this connection's edges or pageInfo, fetched with the same orderBy.`);
+  const invalid = (why: string) => new GraphQLError(`${INVALID} (\`${argument}\`: ${why}; use a cursor from this connection's edges or pageInfo, fetched with the same orderBy)`);
   let parsed: unknown;
   try {
-    const text = Buffer.from(cursor, 'base64').toString('utf8');
-    parsed = JSON.parse(text);
+    parsed = JSON.parse(Buffer.from(cursor, 'base64').toString('utf8'));
   } catch {
     throw invalid('it is not a cursor this server issued');
   }
-  if (!Array.isArray(parsed) || parsed.length !== order.cursorPrefix.length + 1) throw invalid('it is not a cursor this server issued');
-  const prefix = parsed.slice(0, -1);
-  if (prefix.some((p, i) => p !== order.cursorPrefix[i])) {
-    throw invalid(`it was made for orderBy ${JSON.stringify(prefix.map((p) => String(p).toUpperCase()))}, not ${JSON.stringify(order.cursorPrefix.map((p) => p.toUpperCase()))}`);
-  }
-  const values = parsed[parsed.length - 1];
-  if (!Array.isArray(values) || values.length !== order.terms.length) throw invalid('its values do not match the order');
+  if (!Array.isArray(parsed) || parsed.length !== order.terms.length + 1 || typeof parsed[0] !== 'string') throw invalid('it is not a cursor of this order');
+  if (parsed[0] !== order.digest) throw invalid('it was made under another orderBy');
+  const values = parsed.slice(1);
   order.terms.forEach((t: OrderTerm, i) => {
     if (!valueFits(values[i], t.column.type, t.column.nullable ?? false)) throw invalid(`its value for ${t.column.name} is malformed`);
   });

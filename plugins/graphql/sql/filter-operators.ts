@@ -19,8 +19,16 @@ export interface OperatorSpec {
 const bind = (value: unknown, type: PgColumnType) => Sql.value(value, type);
 const binary = (op: string) => (column: string, value: unknown, type: PgColumnType) => Sql.build`${column} ${op} ${bind(value, type)}`;
 
-function list(values: unknown, type: PgColumnType, wrap = (s: Sql) => s): Sql {
-  return Sql.join((values as unknown[]).map((v) => wrap(bind(v, type))), ', ');
+/**
+ * A list operand as ONE bound parameter (its JSON text) unpacked by PostgreSQL: a placeholder
+ * per item ran into the protocol's 65,535-parameter limit (a 70,000-item `in` list dropped the
+ * connection, reported as DATABASE_UNAVAILABLE). `ARRAY(SELECT …)` is computed once, so
+ * `= ANY(…)` keeps using the column's index. `wrap` applies to each element (lower()).
+ */
+function list(values: unknown, type: PgColumnType, wrap = (element: string) => element): Sql {
+  const element = type === 'jsonb' ? 'x' : `x::${type}`;
+  const unpack = type === 'jsonb' ? 'jsonb_array_elements' : 'jsonb_array_elements_text';
+  return Sql.build`ARRAY(SELECT ${wrap(element)} FROM ${unpack}(${Sql.value(values, 'jsonb')}) AS x)`;
 }
 
 const STANDARD: OperatorSpec[] = [
@@ -34,11 +42,11 @@ const STANDARD: OperatorSpec[] = [
   { name: 'notDistinctFrom', input: 'same', description: 'Equal to the specified value, treating null like an ordinary value.', compile: binary('IS NOT DISTINCT FROM') },
   {
     name: 'in', input: 'list', description: 'Included in the specified list.',
-    compile: (c, v, t) => ((v as unknown[]).length === 0 ? FALSE : Sql.build`${c} IN (${list(v, t)})`),
+    compile: (c, v, t) => ((v as unknown[]).length === 0 ? FALSE : Sql.build`${c} = ANY(${list(v, t)})`),
   },
   {
     name: 'notIn', input: 'list', description: 'Not included in the specified list.',
-    compile: (c, v, t) => ((v as unknown[]).length === 0 ? TRUE : Sql.build`${c} NOT IN (${list(v, t)})`),
+    compile: (c, v, t) => ((v as unknown[]).length === 0 ? TRUE : Sql.build`NOT (${c} = ANY(${list(v, t)}))`),
   },
 ];
 
@@ -95,7 +103,8 @@ const INSENSITIVE: OperatorSpec[] = [...STANDARD, ...SORT]
       if (op.name === 'in' || op.name === 'notIn') {
         const items = v as unknown[];
         if (items.length === 0) return op.name === 'in' ? FALSE : TRUE;
-        return Sql.build`lower(${c}) ${op.name === 'in' ? 'IN' : 'NOT IN'} (${list(items, 'text', (s) => Sql.build`lower(${s})`)})`;
+        const any = Sql.build`lower(${c}) = ANY(${list(items, 'text', (x) => `lower(${x})`)})`;
+        return op.name === 'in' ? any : Sql.build`NOT (${any})`;
       }
       const sqlOp = { equalTo: '=', notEqualTo: '<>', distinctFrom: 'IS DISTINCT FROM', notDistinctFrom: 'IS NOT DISTINCT FROM', lessThan: '<', lessThanOrEqualTo: '<=', greaterThan: '>', greaterThanOrEqualTo: '>=' }[op.name]!;
       return Sql.build`lower(${c}) ${sqlOp} lower(${bind(v, 'text')})`;
@@ -108,11 +117,11 @@ const JSON_OPERATORS: OperatorSpec[] = [
   { name: 'containsKey', input: 'string', description: 'Contains the specified key.', compile: (c, v) => Sql.build`jsonb_exists(${c}, ${bind(v, 'text')})` },
   {
     name: 'containsAllKeys', input: 'stringList', description: 'Contains all of the specified keys.',
-    compile: (c, v) => Sql.build`jsonb_exists_all(${c}, ARRAY[${list(v, 'text')}]::text[])`,
+    compile: (c, v) => Sql.build`jsonb_exists_all(${c}, ${list(v, 'text')})`,
   },
   {
     name: 'containsAnyKeys', input: 'stringList', description: 'Contains any of the specified keys.',
-    compile: (c, v) => Sql.build`jsonb_exists_any(${c}, ARRAY[${list(v, 'text')}]::text[])`,
+    compile: (c, v) => Sql.build`jsonb_exists_any(${c}, ${list(v, 'text')})`,
   },
   { name: 'containedBy', input: 'same', description: 'Contained by the specified JSON.', compile: binary('<@') },
 ];

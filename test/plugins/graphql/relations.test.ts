@@ -79,13 +79,13 @@ describe('GraphQL: relations and batching (graphql.md §3.2)', function () {
       const data = await f.data(`query ($c: Cursor) { allBlocks(filter: {height: {greaterThan: "0"}}, first: 3) { nodes { height
         before: transactionsByBlockHeight(before: $c) { nodes { hash } pageInfo { hasNextPage hasPreviousPage } }
         after: transactionsByBlockHeight(after: $c) { nodes { hash } pageInfo { hasPreviousPage } } } } }`, { c: cursor });
-      // blocks; the `before` page and its hasNextPage check; the `after` page and its hasPreviousPage check.
-      assert.equal(selects().length, 5, `statements:\n${f.statements.join('\n')}`);
+      // blocks; the `before` page; the `after` page (PostGraphile 5 looks only ahead of the reading direction).
+      assert.equal(selects().length, 3, `statements:\n${f.statements.join('\n')}`);
       const [b1] = data.allBlocks.nodes;
       const hashes = TXS.filter((t) => t.block_height === 1).map((t) => t.hash).sort();
       assert.deepStrictEqual(b1.before.nodes.map((n: any) => n.hash), hashes.slice(0, -1));
-      assert.deepStrictEqual(b1.before.pageInfo, { hasNextPage: true, hasPreviousPage: false });
-      assert.deepStrictEqual(b1.after, { nodes: [], pageInfo: { hasPreviousPage: true } });
+      assert.deepStrictEqual(b1.before.pageInfo, { hasNextPage: false, hasPreviousPage: false });
+      assert.deepStrictEqual(b1.after, { nodes: [], pageInfo: { hasPreviousPage: false } });
     });
 
     it('offers PostGraphile\'s relation names in both directions', async function () {
@@ -98,7 +98,7 @@ describe('GraphQL: relations and batching (graphql.md §3.2)', function () {
         }
         blockByHeight(height: "0") { contractsBySubmittedAtBlock { nodes { name } } }
         contractByName(name: "con_pairs") { transactionByLastTxHash { function } blockBySubmittedAtBlock { height } }
-        statePatchByHash(hash: "PATCH3") { blockByBlockHeight { height } }
+        statePatchRecordByHash(hash: "PATCH3") { blockByBlockHeight { height } }
         shieldedOutputByTxHashAndOutputIndex(txHash: "${TXS.find((t) => t.block_height === 5 && t.tx_index === 0)!.hash}", outputIndex: 0) { noteIndex transactionByTxHash { blockHeight } }
       }`, { h: tx.hash });
       assert.deepStrictEqual(data.transactionByHash.blockByBlockHeight, { height: '2', txCount: 3 });
@@ -107,7 +107,7 @@ describe('GraphQL: relations and batching (graphql.md §3.2)', function () {
       assert.deepStrictEqual(data.transactionByHash.rewardsByTxHash.nodes, [{ type: 'developer_reward', value: '2.25' }, { type: 'validator_reward', value: '10' }]);
       assert.deepStrictEqual(data.blockByHeight.contractsBySubmittedAtBlock.nodes, [{ name: 'currency' }]);
       assert.deepStrictEqual(data.contractByName, { transactionByLastTxHash: { function: 'swap' }, blockBySubmittedAtBlock: { height: '1' } });
-      assert.deepStrictEqual(data.statePatchByHash, { blockByBlockHeight: { height: '3' } });
+      assert.deepStrictEqual(data.statePatchRecordByHash, { blockByBlockHeight: { height: '3' } });
       assert.deepStrictEqual(data.shieldedOutputByTxHashAndOutputIndex, { noteIndex: 40, transactionByTxHash: { blockHeight: '5' } });
     });
 
@@ -139,7 +139,9 @@ describe('GraphQL: relations and batching (graphql.md §3.2)', function () {
     it('groupedAggregates groups by a column with keys', async function () {
       const data = await f.data(`{ allTransactions { groupedAggregates(groupBy: [SENDER]) { keys sum { chiUsed } distinctCount { contract } } } }`);
       const senders = [...new Set(TXS.map((t) => t.sender))].sort();
-      assert.deepStrictEqual(data.allTransactions.groupedAggregates, senders.map((s) => ({
+      // Groups come unordered, as pg-aggregates: compare them sorted by key.
+      const groups = [...data.allTransactions.groupedAggregates].sort((a: any, b: any) => (a.keys[0] < b.keys[0] ? -1 : 1));
+      assert.deepStrictEqual(groups, senders.map((s) => ({
         keys: [s],
         sum: { chiUsed: String(TXS.filter((t) => t.sender === s).reduce((n, t) => n + t.chi_used, 0)) },
         distinctCount: { contract: String(new Set(TXS.filter((t) => t.sender === s).map((t) => t.contract)).size) },

@@ -21,10 +21,10 @@ describe('GraphQL: schema names and shapes (graphql.md §2-§4)', function () {
     for (const name of [
       'query', 'nodeId', 'node',
       'allBlocks', 'allTransactions', 'allAddresses', 'allStateChanges', 'allStates', 'allEvents', 'allRewards',
-      'allShieldedOutputs', 'allShieldedOutputTags', 'allContracts', 'allStatePatches', 'allBdsMetas',
+      'allShieldedOutputs', 'allShieldedOutputTags', 'allContracts', 'allStatePatchRecords', 'allBdsMetas',
       'blockByHeight', 'blockByBlockHash', 'transactionByHash', 'transactionByBlockHeightAndTxIndex', 'addressByAddress',
       'stateChangeByChangeId', 'stateChangeByBlockHeightAndTxIndexAndWriteIndex', 'stateByKey', 'eventById', 'eventByTxHashAndEventIndex',
-      'rewardById', 'rewardByBlockHeightAndTxIndexAndRewardIndex', 'contractByName', 'statePatchByHash', 'bdsMetaByKey',
+      'rewardById', 'rewardByBlockHeightAndTxIndexAndRewardIndex', 'contractByName', 'statePatchRecordByHash', 'bdsMetaByKey',
       'shieldedOutputById', 'shieldedOutputByTxHashAndOutputIndex', 'shieldedOutputTagById', 'shieldedOutputTagByTxHashAndOutputIndexAndTagKindAndTagValue',
       'block', 'transaction', 'event', 'state', 'contract', 'bdsStatus',
     ]) assert.ok(root.includes(name), `Query.${name}`);
@@ -61,7 +61,7 @@ describe('GraphQL: schema names and shapes (graphql.md §2-§4)', function () {
       assert.equal(tx[field!], type, `Transaction.${field}`);
     }
     assert.equal(fieldTypes('Block').transactionsByBlockHeight, 'TransactionsConnection!');
-    assert.equal(fieldTypes('Block').statePatchesByBlockHeight, 'StatePatchesConnection!');
+    assert.equal(fieldTypes('Block').statePatchRecordsByBlockHeight, 'StatePatchRecordsConnection!');
     assert.equal(fieldTypes('Block').contractsBySubmittedAtBlock, 'ContractsConnection!');
     assert.equal(fieldTypes('Event').transactionByTxHash, 'Transaction');
     assert.equal(fieldTypes('Contract').blockBySubmittedAtBlock, 'Block');
@@ -77,7 +77,7 @@ describe('GraphQL: schema names and shapes (graphql.md §2-§4)', function () {
     assert.deepStrictEqual(all.args.find((a) => a.name === 'orderBy')!.defaultValue, ['PRIMARY_KEY_ASC']);
     assert.equal(String(all.type), 'TransactionsConnection');
     assert.deepStrictEqual(fieldTypes('TransactionsConnection'), {
-      nodes: '[Transaction]!', edges: '[TransactionsEdge!]!', pageInfo: 'PageInfo!', totalCount: 'Int!',
+      nodes: '[Transaction]!', edges: '[TransactionsEdge]!', pageInfo: 'PageInfo!', totalCount: 'Int!',
       aggregates: 'TransactionAggregates', groupedAggregates: '[TransactionAggregates!]',
     });
     assert.deepStrictEqual(fieldTypes('TransactionsEdge'), { cursor: 'Cursor', node: 'Transaction' });
@@ -126,11 +126,11 @@ describe('GraphQL: schema names and shapes (graphql.md §2-§4)', function () {
     assert.equal(fieldTypes('RewardMinAggregates').txIndex, 'Int');
     assert.equal(fieldTypes('RewardAverageAggregates').value, 'BigFloat');
     assert.equal(fieldTypes('RewardDistinctCountAggregates').type, 'BigInt');
-    const groupBy = schema.getType('TransactionsGroupBy');
+    const groupBy = schema.getType('TransactionGroupBy');
     assert.ok(groupBy && isEnumType(groupBy));
     const values = groupBy.getValues().map((v) => v.name);
     for (const v of ['SENDER', 'CONTRACT', 'CREATED_AT', 'CREATED_AT_TRUNCATED_TO_HOUR', 'CREATED_AT_TRUNCATED_TO_DAY']) assert.ok(values.includes(v), v);
-    assert.equal(String(object('TransactionsConnection').getFields().groupedAggregates!.args[0]!.type), '[TransactionsGroupBy!]!');
+    assert.equal(String(object('TransactionsConnection').getFields().groupedAggregates!.args[0]!.type), '[TransactionGroupBy!]!');
   });
 
   it('scalars: BigInt, BigFloat, Datetime, JSON, Cursor; every table type is a Node', function () {
