@@ -6,12 +6,12 @@ import { ApiError } from '../errors.js';
  * Reads a JSON request body with a hard byte cap. Malformed JSON is a 400, a body over the cap
  * a 413 (the rest is not buffered), a non-JSON content type a 415 — never a 500.
  */
-export function readJsonBody(ctx: Koa.Context, limitBytes: number): Promise<unknown> {
-  return readJsonRequest(ctx.req, limitBytes);
+export function readJsonBody(ctx: Koa.Context, limitBytes: number, shape: JsonShapeLimits = DEFAULT_JSON_SHAPE): Promise<unknown> {
+  return readJsonRequest(ctx.req, limitBytes, shape);
 }
 
 /** readJsonBody on the bare node:http request (for handlers that answer without koa). */
-export async function readJsonRequest(req: IncomingMessage, limitBytes: number): Promise<unknown> {
+export async function readJsonRequest(req: IncomingMessage, limitBytes: number, shape: JsonShapeLimits = DEFAULT_JSON_SHAPE): Promise<unknown> {
   const declared = Number(req.headers['content-length'] || NaN);
   if (Number.isFinite(declared) && declared > limitBytes) throw tooLarge(limitBytes);
   const type = req.headers['content-type'];
@@ -21,8 +21,8 @@ export async function readJsonRequest(req: IncomingMessage, limitBytes: number):
   const text = await readText(req, limitBytes);
   if (text.trim() === '') return undefined;
   // Short bodies cannot exceed either bound; the hot path of small tool calls skips the scan.
-  const shape = text.length > MAX_JSON_DEPTH * 2 ? jsonShapeBeyond(text) : null;
-  if (shape) throw new ApiError(400, 'invalid_json', `request body ${shape}; no argument needs that`);
+  const beyond = text.length > Math.min(shape.maxDepth * 2, shape.maxValues) ? jsonShapeBeyond(text, shape) : null;
+  if (beyond) throw new ApiError(400, 'invalid_json', `request body ${beyond}; no argument needs that`);
   try {
     return JSON.parse(text);
   } catch (err) {
@@ -87,8 +87,16 @@ function tooLarge(limitBytes: number): ApiError {
 export const MAX_JSON_DEPTH = 128;
 export const MAX_JSON_VALUES = 20_000;
 
+/** How deep and how wide a request body may be before it is parsed. */
+export interface JsonShapeLimits {
+  maxDepth: number;
+  maxValues: number;
+}
+
+export const DEFAULT_JSON_SHAPE: JsonShapeLimits = { maxDepth: MAX_JSON_DEPTH, maxValues: MAX_JSON_VALUES };
+
 /** What makes `text` too deep or too wide (outside strings), or null. */
-function jsonShapeBeyond(text: string): string | null {
+function jsonShapeBeyond(text: string, { maxDepth, maxValues }: JsonShapeLimits): string | null {
   let depth = 0;
   let commas = 0;
   let inString = false;
@@ -99,9 +107,9 @@ function jsonShapeBeyond(text: string): string | null {
       else if (c === 0x22) inString = false;
     } else if (c === 0x22) inString = true;
     else if (c === 0x2c) {
-      if (++commas >= MAX_JSON_VALUES) return `holds more than ${MAX_JSON_VALUES} JSON values`;
+      if (++commas >= maxValues) return `holds more than ${maxValues} JSON values`;
     } else if (c === 0x5b || c === 0x7b) {
-      if (++depth > MAX_JSON_DEPTH) return `nests JSON deeper than ${MAX_JSON_DEPTH} levels (at character ${i})`;
+      if (++depth > maxDepth) return `nests JSON deeper than ${maxDepth} levels (at character ${i})`;
     } else if (c === 0x5d || c === 0x7d) depth--;
   }
   return null;

@@ -1,6 +1,6 @@
 import type Koa from 'koa';
 import { ApiError } from '../../../core/errors.js';
-import { readJsonBody } from '../../../core/http/json-body.js';
+import { readJsonBody, type JsonShapeLimits } from '../../../core/http/json-body.js';
 
 /**
  * The body of `POST /graphql`: JSON `{query, variables?, operationName?}` or a raw
@@ -13,13 +13,20 @@ export interface GraphqlParams {
   operationName: string | null;
 }
 
+/**
+ * GraphQL checks its variables itself, with codes a GraphQL client reads (INPUT_TOO_DEEP past 100
+ * levels, LIST_TOO_LONG past 10,000 items), so the generic pre-parse scan only stops what would
+ * make the parse itself slow: parsing 4,096 levels or 100,000 values takes a few milliseconds.
+ */
+const GRAPHQL_JSON_SHAPE: JsonShapeLimits = { maxDepth: 4_096, maxValues: 100_000 };
+
 export async function readGraphqlParams(ctx: Koa.Context, limitBytes: number): Promise<GraphqlParams> {
   const type = ctx.get('content-type');
   if (/^application\/graphql\b/i.test(type)) {
     const text = await readText(ctx, limitBytes);
     return { query: text, variables: null, operationName: null };
   }
-  const body = await readJsonBody(ctx, limitBytes);
+  const body = await readJsonBody(ctx, limitBytes, GRAPHQL_JSON_SHAPE);
   if (Array.isArray(body)) throw new ApiError(400, 'invalid_request', 'batched GraphQL requests are not supported; send one operation per request');
   if (body === null || typeof body !== 'object') throw new ApiError(400, 'invalid_request', 'the request body must be a JSON object {"query": "...", "variables": {...}}');
   const b = body as Record<string, unknown>;

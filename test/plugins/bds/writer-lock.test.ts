@@ -91,11 +91,18 @@ describe('BDS writer lock that cannot be lost silently (issue #19)', function ()
       chain.mine(3);
       const s = await running(target.fresh(), chain);
       const pid = await lockHolder(admin!, s.db.schema);
-      // One statement: the worker's session is gone and the lock taken before the worker can reconnect.
-      // (Two statements in one simple-protocol round trip; the schema name is [a-z0-9_] only.)
-      assert.match(s.db.schema, /^[a-z0-9_]+$/);
-      const stolen = (await admin!.query(`SELECT pg_terminate_backend(${Number(pid)}, 5000) AS killed; SELECT pg_try_advisory_lock(${LOCK_CLASS}, hashtext('${s.db.schema}')) AS locked`)) as unknown as pg.QueryResult[];
-      assert.deepEqual([stolen[0]!.rows[0].killed, stolen[1]!.rows[0].locked], [true, true]);
+      // Another writer queues for the lock first, so when the worker's session dies the lock goes
+      // to it, not to the worker reconnecting (a try-lock after the kill races the worker and, on
+      // a quiet machine, loses).
+      const thief = new pg.Client({ connectionString: TEST_POSTGRES_URL });
+      await thief.connect();
+      extra.push({ close: () => thief.end() });
+      const thiefPid = (await thief.query('SELECT pg_backend_pid() AS pid')).rows[0].pid as number;
+      const taken = thief.query('SELECT pg_advisory_lock($1, hashtext($2))', [LOCK_CLASS, s.db.schema]);
+      await waitFor(async () => (await admin!.query('SELECT 1 FROM pg_locks WHERE locktype = $1 AND pid = $2 AND NOT granted', ['advisory', thiefPid])).rowCount === 1, 5_000, 'the other writer to queue for the lock');
+      assert.equal((await admin!.query('SELECT pg_terminate_backend($1, 5000) AS killed', [pid])).rows[0].killed, true);
+      await taken;
+      assert.equal(await lockHolder(admin!, s.db.schema), thiefPid, 'the other writer holds the lock');
       chain.mine(4);
       await waitFor(async () => (await q(s, '/bds_status')).alerts.some((a: any) => a.code === 'writer_lock_lost'), 10_000, 'writer_lock_lost in /bds_status');
       assert.ok((await s.status.activeAlertCodes()).has('writer_lock_lost'), 'and on /metrics (bds_alert{code="writer_lock_lost"})');
@@ -103,7 +110,7 @@ describe('BDS writer lock that cannot be lost silently (issue #19)', function ()
       assert.equal(Number((await s.db.knex.raw('SELECT max(height) AS h FROM blocks')).rows[0].h), 3, 'nothing written without the lock');
       assert.equal((await q(s, '/bds_status')).indexed.indexed_height, 3);
 
-      await admin!.query('SELECT pg_advisory_unlock($1, hashtext($2))', [LOCK_CLASS, s.db.schema]);
+      await thief.query('SELECT pg_advisory_unlock($1, hashtext($2))', [LOCK_CLASS, s.db.schema]);
       await waitIndexed(s, 7);
       assert.ok(!(await q(s, '/bds_status')).alerts.some((a: any) => a.code === 'writer_lock_lost'), 'the alert clears once the lock is back');
     });

@@ -197,19 +197,19 @@ describe('dex on the devnet: quotes equal execution', function () {
     const filtered = ok(await h.http('dex_list_pairs', { token: 'con_test_usd' }));
     assert.deepEqual(filtered.items.map((p: any) => p.pair_id), [1]);
     assert.equal(filtered.total_matching, 1);
-    assert.equal((await h.http('dex_list_pairs', { limit: 501 })).status, 400);
+    assert.equal((await h.http('dex_list_pairs', { limit: 501 })).status, 422);
 
     assert.equal(ok(await h.http('dex_get_pair', { pair_id: 2 })).pair.token0, 'con_test_token');
     assert.deepEqual(ok(await h.http('dex_get_pair', { pair_id: 99 })).found, false);
     const none = ok(await h.http('dex_get_pair', { token_a: 'currency', token_b: 'con_nope' }));
     assert.equal(none.found, false);
     assert.equal(none.token_b, 'con_nope');
-    assert.equal((await h.http('dex_get_pair', { pair_id: 1, token_a: 'currency', token_b: 'con_test_usd' })).status, 400);
-    assert.equal((await h.http('dex_get_pair', {})).status, 400);
-    assert.equal((await h.http('dex_get_pair', { token_a: 'currency' })).status, 400);
+    assert.equal((await h.http('dex_get_pair', { pair_id: 1, token_a: 'currency', token_b: 'con_test_usd' })).status, 422);
+    assert.equal((await h.http('dex_get_pair', {})).status, 422);
+    assert.equal((await h.http('dex_get_pair', { token_a: 'currency' })).status, 422);
   });
 
-  it('bad plan arguments are 400s naming the field', async () => {
+  it('bad plan arguments are 422s naming the field (the HTTP tool API)', async () => {
     const base = { token_in: 'currency', token_out: 'con_test_usd', amount: '1', account: A.address, recipient: A.address };
     for (const [patch, field] of [
       [{ amount: '-1' }, 'amount'], [{ amount: '1.0000000000000000000000000000001' }, 'amount'], [{ amount: 'ten' }, 'amount'],
@@ -218,7 +218,7 @@ describe('dex on the devnet: quotes equal execution', function () {
       [{ token_out: 'currency' }, 'token_out'],
     ] as const) {
       const r = await h.http('dex_plan_swap', { ...base, ...patch });
-      assert.equal(r.status, 400, JSON.stringify(patch));
+      assert.equal(r.status, 422, JSON.stringify(patch));
       assert.equal(r.error!.code, 'invalid_arguments');
       assert.ok(JSON.stringify(r.error).includes(field), `${field}: ${r.error!.message}`);
     }
@@ -269,9 +269,9 @@ describe('dex on the devnet: quotes equal execution', function () {
     assert.deepEqual([quiet.timed_out, quiet.count, quiet.durable, quiet.delivery], [true, 0, false, 'cometbft_websocket']);
     assert.match(quiet.warning, /not replayed/);
     const wrong = await h.http('dex_wait_live_event', { contract: 'con_pairs', event: 'Transfer' });
-    assert.equal(wrong.status, 400);
-    assert.equal((await h.http('dex_wait_live_event', { contract: 'con_pairs', event: 'Swap', timeout_seconds: 121 })).status, 400);
-    assert.equal((await h.http('dex_wait_live_event', { contract: 'con_pairs', event: 'Swap', max_events: 51 })).status, 400);
+    assert.equal(wrong.status, 422);
+    assert.equal((await h.http('dex_wait_live_event', { contract: 'con_pairs', event: 'Swap', timeout_seconds: 121 })).status, 422);
+    assert.equal((await h.http('dex_wait_live_event', { contract: 'con_pairs', event: 'Swap', max_events: 51 })).status, 422);
 
     // two swaps by A; wait for Sync events only of the second transaction
     const plan = (amount: string) => h.http('dex_plan_swap', { token_in: 'currency', token_out: 'con_test_token', amount, account: A.address, recipient: A.address });

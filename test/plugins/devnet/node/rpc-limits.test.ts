@@ -107,7 +107,7 @@ describe('devnet RPC resource caps (CometBFT [rpc] defaults)', function () {
       let text = '';
       s.on('data', (d) => { text += d.toString(); if (text.includes('\r\n\r\n')) resolve(text); });
       s.once('close', () => resolve(text));
-      s.write('GET /health HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n');
+      s.write(`GET /health HTTP/1.1\r\nHost: 127.0.0.1:${port}\r\n\r\n`); // the Host check wants the port it listens on
     });
     const held: net.Socket[] = [];
     try {
