@@ -3,7 +3,7 @@ import { CoreTokens } from '../../core/core-tokens.js';
 import { definePlugin } from '../../core/plugin.js';
 import { dashboardConfigSchema } from './dashboard.config.js';
 import { DASHBOARD_REFUSALS, DashboardSurface } from './dashboard-surface.js';
-import { connectSharedRedis } from './limits/redis-client.js';
+import { connectSharedRedis, firstConnection } from './limits/redis-client.js';
 
 /**
  * The optional dashboard (spec §1.8, §4): REST routes, the `/ws` feed and the explorer on a
@@ -15,10 +15,13 @@ export const dashboardPlugin = definePlugin({
   description: 'Dashboard REST API, WebSocket feed and explorer over the configured node',
   after: ['devnet', 'bds'],
   config: dashboardConfigSchema,
-  init(ctx) {
+  async init(ctx) {
     if (!ctx.options.enabled) return;
     const redis = ctx.settings.redisUrl ? connectSharedRedis(ctx.settings.redisUrl, ctx.log.child('redis')) : null;
-    if (redis) ctx.onStop(() => redis.disconnect());
+    if (redis) {
+      ctx.onStop(() => redis.disconnect());
+      await firstConnection(redis);
+    }
     const surface = new DashboardSurface({
       options: ctx.options,
       node: () => ctx.resolve(CoreTokens.chainNode),

@@ -31,3 +31,22 @@ export function connectSharedRedis(url: string, log: Logger): Redis {
   });
   return redis;
 }
+
+/**
+ * Waits (at most `timeoutMs`) for the first connection, so a replica that just started does not
+ * count its first requests alone while Redis is merely still connecting. A Redis that is down
+ * at start does not hold the dashboard back: it serves with per-process limits meanwhile.
+ */
+export async function firstConnection(redis: Redis, timeoutMs = 2_000): Promise<boolean> {
+  if (redis.status === 'ready') return true;
+  return new Promise<boolean>((resolve) => {
+    const done = (ready: boolean) => {
+      clearTimeout(timer);
+      redis.off('ready', onReady);
+      resolve(ready);
+    };
+    const onReady = () => done(true);
+    const timer = setTimeout(() => done(false), timeoutMs);
+    redis.on('ready', onReady);
+  });
+}
