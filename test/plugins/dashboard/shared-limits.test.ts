@@ -61,7 +61,11 @@ async function startReplica(dir: string, name: string, redisUrl: string): Promis
   let stderr = '';
   child.stderr.on('data', (c: Buffer) => (stderr += c.toString()));
   child.stdout.resume();
-  await stderrUntil(child, /^chain-host: dashboard: http\S+$/m, 60_000);
+  // A replica that never comes up is killed here: the suite's after hook only knows started ones.
+  await stderrUntil(child, /^chain-host: dashboard: http\S+$/m, 60_000).catch((err: unknown) => {
+    child.kill('SIGKILL');
+    throw err;
+  });
   return { child, url: `http://127.0.0.1:${port}`, stderr: () => stderr };
 }
 
