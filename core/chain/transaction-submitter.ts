@@ -4,6 +4,7 @@ import type { MetricsRegistrar } from '../metrics.js';
 import { createToken } from '../tokens.js';
 import { intValue, nodeApiError, nodeCall, toolJson } from '../tools/chain-schemas.js';
 import { abciDecimal, abciInt, assertAbciOk, QueryPath } from './abci-value.js';
+import type { ConfirmOutcome, ConfirmRequest } from '../tools/tool.js';
 import type { JsonObject, JsonValue } from './canonical-json.js';
 import { chainIdGuardFor, type ChainIdGuard } from './chain-id-guard.js';
 import { chainSimulatorFor, type ChainSimulator } from './chain-simulator.js';
@@ -11,6 +12,7 @@ import { ChainDecimal } from './decimal.js';
 import { KeyFormatError, Wallet, type KeySource } from './keys.js';
 import type { ChainNode } from './node.js';
 import { RpcError } from './rpc/chain-rpc.js';
+import { NOBODY_TO_ASK, type SendAdmission, type SendGuard, type SendPreview } from './send-guard.js';
 import { coerceKwargsBySignature } from './signature-kwargs.js';
 import { simulationRefusalCounter, type CountRefusal } from './simulation-refusals.js';
 import { simulationFailureError, type SimulationResponse } from './simulation.js';
@@ -22,7 +24,8 @@ import { TxReceipts, type TxReceipt } from './tx-receipts.js';
  * The one way every submitting tool (wallet sends now, DEX submits later) sends a transaction:
  *
  *   chain id guard → dry run (refuse with the simulated error when it would fail) →
- *   chi = max(ceil(estimate × margin), estimate + floor) → per-sender lock { nonce, sign,
+ *   chi = max(ceil(estimate × margin), estimate + floor) → send guards' review (send-guard.ts:
+ *   spending policy, asking the user) → per-sender lock { guards' admit, nonce, sign,
  *   broadcast_tx_sync } → CheckTx refusal = 400 with the node's log → wait for the block
  *   (TxReceipts: Tx subscription, with polling as a safety net) → receipt.
  *
@@ -79,6 +82,10 @@ export interface SubmitRequest {
   chiSupplied?: bigint | number;
   waitTimeoutMs?: number;
   signal?: AbortSignal;
+  /** How to ask the person behind the tool call (its ctx.confirm); without it nobody can be asked. */
+  confirm?: (request: ConfirmRequest) => Promise<ConfirmOutcome>;
+  /** Lines for that person about what this send is part of, e.g. `{ plan_digest, step }`. */
+  about?: Record<string, string>;
 }
 
 /** TransactionSubmission of the anchor, JSON-safe, plus the dry run and the receipt. */
@@ -137,6 +144,7 @@ export class TransactionSubmitter {
   private readonly log: Logger;
   private readonly lanes = new Map<string, SenderLane>();
   private readonly receipts: TxReceipts;
+  private readonly guards: SendGuard[] = [];
   private closed = false;
 
   constructor(readonly node: ChainNode, private readonly options: SubmitterOptions) {
@@ -150,6 +158,15 @@ export class TransactionSubmitter {
     this.receipts = new TxReceipts(node, { pollIntervalMs: options.pollIntervalMs, log: this.log });
   }
 
+  /** Adds a pre-sign guard (send-guard.ts) for every later send; returns its removal. */
+  useGuard(guard: SendGuard): () => void {
+    this.guards.push(guard);
+    return () => {
+      const at = this.guards.indexOf(guard);
+      if (at !== -1) this.guards.splice(at, 1);
+    };
+  }
+
   async submit(request: SubmitRequest): Promise<TransactionSubmission> {
     if (this.closed) throw new ApiError(503, 'node_unavailable', 'the transaction submitter is stopped');
     const wallet = walletOf(request.key);
@@ -160,7 +177,9 @@ export class TransactionSubmitter {
     if (request.coerceBySignature !== false) kwargs = await coerceKwargsBySignature(this.node, request.contract, request.function, kwargs, signal);
 
     let simulation: SimulationResponse | null = null;
-    if (request.simulate !== false || request.chiSupplied === undefined) {
+    // Guards judge a send by its dry run, so with any guard there always is one (it refuses only when simulate is on).
+    const guards = this.guards.slice();
+    if (request.simulate !== false || request.chiSupplied === undefined || guards.length > 0) {
       simulation = await this.simulator.simulate({ sender, contract: request.contract, function: request.function, kwargs }, { signal });
       const mustSucceed = request.simulate !== false || simulation.refusal !== null;
       if (!simulation.success && mustSucceed) throw simulationFailureError(simulation, `${request.contract}.${request.function} was not sent`);
@@ -168,10 +187,30 @@ export class TransactionSubmitter {
     const chi = request.chiSupplied !== undefined ? BigInt(request.chiSupplied) : chiWithMargin(simulation!.chi_used, this.chiMargin, this.chiFloor);
     if (chi < 1n) throw ApiError.badRequest('chi_supplied must be at least 1', { field: 'chi_supplied' });
 
+    const preview: SendPreview | null = guards.length === 0 ? null : {
+      sender, contract: request.contract, function: request.function, kwargs, chiSupplied: chi, simulation,
+      about: request.about ?? {}, confirm: request.confirm ?? NOBODY_TO_ASK, signal,
+    };
+    for (const guard of guards) await guard.review?.(preview!);
+
     const wait = request.wait !== false;
     // Subscribe before broadcasting so the block cannot beat us; a node slow to stream is polled.
     if (wait) await Promise.race([this.receipts.subscribe(), new Promise((resolve) => setTimeout(resolve, 2_000).unref())]);
-    const sent = await this.inSenderLane(sender, (lane) => this.signAndBroadcast(lane, wallet, request, kwargs, chi, wait, signal));
+    const sent = await this.inSenderLane(sender, async (lane) => {
+      const admissions: SendAdmission[] = [];
+      const outcome = { mayHaveReachedNode: false };
+      try {
+        for (const guard of guards) {
+          const admission = await guard.admit?.(preview!);
+          if (admission) admissions.push(admission);
+        }
+        return await this.signAndBroadcast(lane, wallet, request, kwargs, chi, wait, outcome, signal);
+      } catch (err) {
+        // Only a transaction the node certainly did not take gives back what the guards recorded.
+        if (!outcome.mayHaveReachedNode) await Promise.all(admissions.map((a) => a.refused().catch((e) => this.log.warn('a send guard could not undo its admission', { error: (e as Error).message }))));
+        throw err;
+      }
+    });
 
     const base: TransactionSubmission = {
       submitted: true,
@@ -271,7 +310,9 @@ export class TransactionSubmitter {
     return lane.reservedNext !== null && lane.reservedNext > fromNode ? lane.reservedNext : fromNode;
   }
 
-  private async signAndBroadcast(lane: SenderLane, wallet: Wallet, request: SubmitRequest, kwargs: JsonObject, chi: bigint, wait: boolean, signal?: AbortSignal) {
+  private async signAndBroadcast(
+    lane: SenderLane, wallet: Wallet, request: SubmitRequest, kwargs: JsonObject, chi: bigint, wait: boolean, outcome: { mayHaveReachedNode: boolean }, signal?: AbortSignal,
+  ) {
     for (let attempt = 1; ; attempt++) {
       const nonce = await this.nextNonce(lane, wallet.address, signal);
       const payload: TxPayload = {
@@ -299,6 +340,7 @@ export class TransactionSubmitter {
         if (err instanceof RpcError && ALREADY_IN_CACHE.test(err.message)) {
           response = { code: 0, log: err.message, codespace: '', hash: encoded.hash, data: '' };
         } else {
+          outcome.mayHaveReachedNode = true;
           const apiError = nodeApiError(err, `broadcasting ${encoded.hash}`);
           throw new ApiError(apiError.status, apiError.code, `${apiError.message}; the transaction may or may not have reached the node: check get_transaction with tx_hash ${encoded.hash}`, { ...apiError.details, tx_hash: encoded.hash });
         }

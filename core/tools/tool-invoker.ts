@@ -3,7 +3,7 @@ import { z } from 'zod';
 import { ApiError, toApiError } from '../errors.js';
 import type { Logger } from '../logger.js';
 import type { ContributionList } from '../contribution-list.js';
-import type { ToolCallContext, ToolDefinition, ToolTransport } from './tool.js';
+import type { AskUser, ConfirmOutcome, ConfirmRequest, ToolCallContext, ToolDefinition, ToolTransport } from './tool.js';
 
 export interface ToolInvokerOptions {
   defaultTimeoutMs: number;
@@ -38,10 +38,13 @@ export class ToolInvoker {
   }
 
   /** One async function for the whole call: each nested async layer costs a promise and a turn on the hottest path. */
-  async call(name: string, rawArgs: unknown, transport: ToolTransport, outerSignal?: AbortSignal, onProgress?: (message: string) => void): Promise<Record<string, unknown>> {
+  /** `askUser`: how this transport asks its user (MCP elicitation); without it ctx.confirm answers 'unavailable'. */
+  async call(
+    name: string, rawArgs: unknown, transport: ToolTransport, outerSignal?: AbortSignal, onProgress?: (message: string) => void, askUser?: AskUser,
+  ): Promise<Record<string, unknown>> {
     const started = performance.now();
     let status = 200;
-    let timer: NodeJS.Timeout | undefined;
+    let deadline: Deadline | undefined;
     let cancel: CallSignal | undefined;
     try {
       const tool = this.permitted(name);
@@ -49,13 +52,13 @@ export class ToolInvoker {
       const args = parseArguments(tool, rawArgs === undefined ? {} : rawArgs);
       const timeoutMs = tool.timeoutMs ?? this.options.defaultTimeoutMs;
       const signal = (cancel = new CallSignal(outerSignal));
-      const ctx = new CallContext(transport, this.toolLog(name), signal, onProgress);
       // One promise settled by whichever comes first, the tool or its deadline (cheaper than a race).
       const output = await new Promise<unknown>((resolve, reject) => {
-        timer = setTimeout(() => {
+        deadline = new Deadline(timeoutMs, () => {
           signal.abort(new Error('timeout'));
           reject(ApiError.timeout(`tool "${name}" did not finish within ${timeoutMs} ms`));
-        }, timeoutMs);
+        });
+        const ctx = new CallContext(transport, this.toolLog(name), signal, deadline, onProgress, askUser);
         tool.run(args as Record<string, unknown>, ctx).then(resolve, reject);
       });
       return this.checkedOutput(tool, output);
@@ -67,7 +70,7 @@ export class ToolInvoker {
       }
       throw apiError;
     } finally {
-      clearTimeout(timer);
+      deadline?.clear();
       cancel?.dispose();
       this.options.onCallFinished?.({
         tool: name, transport, outcome: status < 400 ? 'ok' : 'error', status, durationMs: performance.now() - started,
@@ -97,14 +100,66 @@ export class ToolInvoker {
 
 /** What a tool's run() gets; a class so the lazy `signal` getter lives on the prototype, not on every call's object. */
 class CallContext implements ToolCallContext {
-  constructor(readonly transport: ToolTransport, readonly log: Logger, private readonly cancel: CallSignal, private readonly onProgress?: (message: string) => void) {}
+  constructor(
+    readonly transport: ToolTransport,
+    readonly log: Logger,
+    private readonly cancel: CallSignal,
+    private readonly deadline: Deadline,
+    private readonly onProgress?: (message: string) => void,
+    private readonly askUser?: AskUser,
+  ) {}
 
   progress(message: string): void {
     this.onProgress?.(message);
   }
 
+  /** The deadline stands still while a person decides: a tool's timeout is for its own work. */
+  async confirm(request: ConfirmRequest): Promise<ConfirmOutcome> {
+    if (!this.askUser) return 'unavailable';
+    this.deadline.pause();
+    try {
+      return await this.askUser(request, this.signal);
+    } finally {
+      this.deadline.resume();
+    }
+  }
+
   get signal(): AbortSignal {
     return this.cancel.signal;
+  }
+}
+
+/** A call's timeout that can stand still (while its user is asked something). */
+class Deadline {
+  private timer: NodeJS.Timeout | undefined;
+  private remainingMs: number;
+  private armedAt = 0;
+  private pauses = 0;
+  private cleared = false;
+
+  constructor(ms: number, private readonly onExpire: () => void) {
+    this.remainingMs = ms;
+    this.arm();
+  }
+
+  private arm(): void {
+    this.armedAt = performance.now();
+    this.timer = setTimeout(this.onExpire, this.remainingMs);
+  }
+
+  pause(): void {
+    if (this.pauses++ > 0 || this.cleared) return;
+    clearTimeout(this.timer);
+    this.remainingMs = Math.max(0, this.remainingMs - (performance.now() - this.armedAt));
+  }
+
+  resume(): void {
+    if (--this.pauses === 0 && !this.cleared) this.arm();
+  }
+
+  clear(): void {
+    this.cleared = true;
+    clearTimeout(this.timer);
   }
 }
 

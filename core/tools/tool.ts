@@ -19,7 +19,27 @@ export interface ToolCallContext {
    * otherwise). Long waits call it at least every few seconds.
    */
   progress(message: string): void;
+  /**
+   * Asks the person at the client to accept or refuse something (MCP `elicitation/create` when
+   * the connected client declares elicitation; 'unavailable' on every other transport, so the
+   * caller applies its own fallback). The call's deadline does not run while the person decides;
+   * `timeoutMs` bounds the wait instead.
+   */
+  confirm(request: ConfirmRequest): Promise<ConfirmOutcome>;
 }
+
+/** What to ask: one plain message the client shows as it is. */
+export interface ConfirmRequest {
+  message: string;
+  /** How long to wait for the answer; then the outcome is 'timeout'. */
+  timeoutMs: number;
+}
+
+/** 'unavailable': no way to ask on this transport or client (nobody was asked). */
+export type ConfirmOutcome = 'accepted' | 'declined' | 'cancelled' | 'timeout' | 'unavailable';
+
+/** How a transport asks its user; the ToolInvoker gives it to each call as `ctx.confirm`. */
+export type AskUser = (request: ConfirmRequest, signal: AbortSignal) => Promise<ConfirmOutcome>;
 
 /**
  * Hints a tool may add. readOnlyHint always follows from the capability; destructiveHint

@@ -1,13 +1,16 @@
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import {
   CallToolRequestSchema,
+  ElicitResultSchema,
   ErrorCode,
   ListToolsRequestSchema,
   type CallToolResult,
+  type ServerRequest,
   type Tool,
 } from '@modelcontextprotocol/sdk/types.js';
+import type { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import { toApiError, type ApiError } from '../../core/errors.js';
-import { annotationsOf, type ToolDefinition, type ToolTransport } from '../../core/tools/tool.js';
+import { annotationsOf, type AskUser, type ToolDefinition, type ToolTransport } from '../../core/tools/tool.js';
 import type { ToolInvoker } from '../../core/tools/tool-invoker.js';
 import type { Host } from '../host.js';
 import { callProgress, type ProgressExtra } from './mcp-progress.js';
@@ -36,6 +39,10 @@ const INSTRUCTIONS =
  * Long calls send MCP progress notifications when the client passed a progressToken
  * (mcp-progress.ts); a client's `notifications/cancelled` aborts the call's signal.
  *
+ * A tool that asks its user (ctx.confirm) does so with `elicitation/create`, sent on the
+ * tools/call's own stream, when the client declared the elicitation capability (form mode);
+ * otherwise the tool learns that nobody can be asked.
+ *
  * A name no plugin contributed is a protocol error (JSON-RPC -32602 "Unknown tool"), as the
  * MCP spec lists unknown tools among protocol errors. An unsafe tool while unsafe tools are
  * disabled exists but is refused: that is an `isError` result naming
@@ -55,7 +62,7 @@ export function createMcpServer(host: Host, transport: ToolTransport): McpServer
       inputSchema: tool.input.strict(),
       outputSchema: tool.output,
       annotations: annotationsOf(tool),
-    }, ((args: unknown, extra: { signal: AbortSignal } & ProgressExtra) => callTool(invoker, tool.name, args, transport, extra)) as never);
+    }, ((args: unknown, extra: CallExtra) => callTool(invoker, server.server, tool.name, args, transport, extra)) as never);
   }
   // The tool set is frozen before any server starts: the list never changes.
   server.server.registerCapabilities({ tools: { listChanged: false } });
@@ -63,7 +70,7 @@ export function createMcpServer(host: Host, transport: ToolTransport): McpServer
   const listing: Tool[] = visible.map(toMcpTool);
   server.server.setRequestHandler(ListToolsRequestSchema, () => ({ tools: listing }));
   server.server.setRequestHandler(CallToolRequestSchema, (request, extra) =>
-    callTool(invoker, request.params.name, request.params.arguments, transport, { ...extra, _meta: request.params._meta ?? extra._meta }));
+    callTool(invoker, server.server, request.params.name, request.params.arguments, transport, { ...extra, _meta: request.params._meta ?? extra._meta }));
   return server;
 }
 
@@ -79,11 +86,33 @@ function toMcpTool(tool: ToolDefinition): Tool {
   };
 }
 
+type CallExtra = { signal: AbortSignal; sendRequest: RequestSender } & ProgressExtra;
+type RequestSender = (request: ServerRequest, schema: typeof ElicitResultSchema, options?: { signal?: AbortSignal; timeout?: number }) => Promise<{ action: string }>;
+
+/** Asks through `elicitation/create` on the call's stream; null when the client cannot be asked (no form elicitation). */
+function elicitation(server: Server, extra: CallExtra): AskUser | undefined {
+  if (!server.getClientCapabilities()?.elicitation?.form) return undefined;
+  return async (request, signal) => {
+    try {
+      const answer = await extra.sendRequest(
+        { method: 'elicitation/create', params: { mode: 'form', message: request.message, requestedSchema: { type: 'object', properties: {} } } },
+        ElicitResultSchema,
+        { signal, timeout: request.timeoutMs },
+      );
+      return answer.action === 'accept' ? 'accepted' : answer.action === 'decline' ? 'declined' : 'cancelled';
+    } catch (err) {
+      // The SDK's request timeout (-32001) or the call's own end: either way nobody accepted.
+      if ((err as { code?: unknown }).code === ErrorCode.RequestTimeout) return 'timeout';
+      return 'cancelled';
+    }
+  };
+}
+
 /** One tools/call: cancellation through `extra.signal`, progress when the client asked for it. */
-async function callTool(invoker: ToolInvoker, name: string, args: unknown, transport: ToolTransport, extra: { signal: AbortSignal } & ProgressExtra): Promise<CallToolResult> {
+async function callTool(invoker: ToolInvoker, server: Server, name: string, args: unknown, transport: ToolTransport, extra: CallExtra): Promise<CallToolResult> {
   const progress = callProgress(extra);
   try {
-    const result = await invoker.call(name, args, transport, extra.signal, progress?.report);
+    const result = await invoker.call(name, args, transport, extra.signal, progress?.report, elicitation(server, extra));
     return { content: [{ type: 'text', text: JSON.stringify(result) }], structuredContent: result };
   } catch (err) {
     const apiError = toApiError(err);

@@ -1,3 +1,4 @@
+import type { SubmitRequest } from '../../core/chain/transaction-submitter.js';
 import type { JsonObject } from '../../core/chain/canonical-json.js';
 import { ChainDecimal } from '../../core/chain/decimal.js';
 import { Wallet } from '../../core/chain/keys.js';
@@ -32,6 +33,8 @@ export interface HelperTradeRequest {
   deadlineMinutes: ChainDecimal;
   signal?: AbortSignal;
   progress?: (message: string) => void;
+  /** The tool call's ctx.confirm, for the host's send guards. */
+  confirm?: SubmitRequest['confirm'];
 }
 
 export interface HelperTradeResult {
@@ -119,6 +122,7 @@ export async function helperTrade(dex: DexServices, req: HelperTradeRequest): Pr
   };
   const result: ExecutionResult = await executeCalls(dex.sender(), req.privateKey, calls, {
     simulate: true, signal: req.signal, waitTimeoutMs: dex.waitTimeoutMs, context: { operation: `${req.side}_on_dex`, approval }, progress: req.progress,
+    confirm: req.confirm, about: { operation: `${req.side}_on_dex` },
     plan: false, suffix: approve ? 'the approval sent before it (if it executed) stays in place' : 'nothing else was sent',
   });
   return {

@@ -60,6 +60,10 @@ export async function executeCalls(
     suffix?: string;
     /** Whether failures carry plan_status/hint (plans) or not (helper trades). */
     plan?: boolean;
+    /** Asks the person behind the tool call (its ctx.confirm), when the host's send guards want a confirmation. */
+    confirm?: SubmitRequest['confirm'];
+    /** What the calls are part of, shown to that person (e.g. the plan digest). */
+    about?: Record<string, string>;
   },
 ): Promise<ExecutionResult> {
   const done: ExecutionResult = { simulations: [], transactions: [], receipts: [] };
@@ -83,6 +87,7 @@ export async function executeCalls(
       submission = await sender.submit({
         key, contract: call.contract, function: call.function, kwargs: call.kwargs,
         simulate: options.simulate, wait: true, signal: options.signal, waitTimeoutMs: options.waitTimeoutMs,
+        confirm: options.confirm, about: { ...options.about, step: `call ${index + 1} of ${calls.length}` },
       });
     } catch (err) {
       if (!(err instanceof ApiError)) throw err;

@@ -1,4 +1,7 @@
 import { z } from 'zod';
+import { ALIAS_PATTERN } from '../../core/keystore/keystore-file.js';
+import { accountPolicySchema } from './policy/spending-policy.js';
+import { sendConfirmationSchema } from './policy/send-confirmation.js';
 
 /** `plugins.wallet`: how sends pick chi and wait for their block (see core/chain/transaction-submitter.ts). */
 export const walletConfigSchema = z.strictObject({
@@ -12,6 +15,13 @@ export const walletConfigSchema = z.strictObject({
   waitTimeoutMs: z.number().int().min(100).max(300_000).default(30_000),
   /** Polling interval for the transaction when the node offers no event stream. */
   pollIntervalMs: z.number().int().min(10).max(10_000).default(250),
+  /**
+   * Spending policy per keystore account (`chain-keys` alias). It binds the account's address,
+   * however its key reaches a tool; no tool call can change it.
+   */
+  policies: z.record(z.string().regex(ALIAS_PATTERN, 'must be a keystore account name (chain-keys list)'), accountPolicySchema).default({}),
+  /** When a person at the MCP client must accept a send (MCP elicitation). */
+  confirm: sendConfirmationSchema.default({ ask: 'never', fallback: 'refuse', timeoutSeconds: 120 }),
 });
 
 export type WalletConfig = z.output<typeof walletConfigSchema>;

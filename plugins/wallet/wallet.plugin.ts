@@ -1,7 +1,12 @@
 import { CoreTokens } from '../../core/core-tokens.js';
 import { definePlugin } from '../../core/plugin.js';
 import { submitRefusalCounter, TransactionSubmitterToken, transactionSubmitterFor } from '../../core/chain/transaction-submitter.js';
+import { Keystore } from '../../core/keystore/keystore.js';
+import { PolicyBook } from './policy/policy-book.js';
+import { SpendLedger } from './policy/spend-ledger.js';
+import { WalletSendGuard } from './policy/wallet-send-guard.js';
 import { hdTools } from './tools/hd-tools.js';
+import { policyTools } from './tools/policy-tools.js';
 import { keyTools } from './tools/key-tools.js';
 import { sendTools } from './tools/send-tools.js';
 import { walletConfigSchema } from './wallet.config.js';
@@ -9,15 +14,18 @@ import { walletConfigSchema } from './wallet.config.js';
 /**
  * Wallet tools (all unsafe): key pairs, HD wallets, sends. Publishes the shared
  * TransactionSubmitter (TransactionSubmitterToken) that every submitting plugin uses, so
- * sends from one key share one nonce lane whichever tool makes them.
+ * sends from one key share one nonce lane whichever tool makes them — and guards it: the
+ * spending policies of keystore accounts (`policies`) and the person's confirmation (`confirm`)
+ * are checked there before anything is signed, whichever tool sends (policy/wallet-send-guard.ts).
  */
 export const walletPlugin = definePlugin({
   name: 'wallet',
   description: 'Wallet tools: create/import keys and HD wallets, send transactions and tokens (unsafe).',
   after: ['devnet'],
   config: walletConfigSchema,
-  init(ctx) {
-    const submitter = transactionSubmitterFor(ctx.resolve(CoreTokens.chainNode), {
+  async init(ctx) {
+    const node = ctx.resolve(CoreTokens.chainNode);
+    const submitter = transactionSubmitterFor(node, {
       chainId: ctx.settings.chainId,
       chiMargin: ctx.options.chiMargin,
       chiFloor: ctx.options.chiFloor,
@@ -28,7 +36,17 @@ export const walletPlugin = definePlugin({
     });
     ctx.onStop(() => submitter.close());
     ctx.provide(TransactionSubmitterToken, submitter);
+
+    const book = new PolicyBook(new Keystore(ctx.settings.home), ctx.options.policies);
+    const ledger = await SpendLedger.open(ctx.settings.home);
+    if (book.hasPolicies || ctx.options.confirm.ask !== 'never') {
+      const orphans = await book.refresh();
+      // Not fatal: an account stored later under that name gets the policy from its first send.
+      for (const alias of orphans) ctx.log.warn(`plugins.wallet.policies.${alias}: no keystore account of that name yet (chain-keys list); the policy applies once it exists`);
+      ctx.onStop(submitter.useGuard(new WalletSendGuard(node, book, ledger, ctx.options.confirm)));
+    }
     const tools = [
+      ...policyTools({ book, ledger, confirm: ctx.options.confirm }),
       ...keyTools(),
       ...hdTools(),
       ...sendTools({ submitter: () => submitter, includeRaw: ctx.settings.includeRaw, waitTimeoutMs: ctx.options.waitTimeoutMs }),

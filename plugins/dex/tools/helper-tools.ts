@@ -53,6 +53,7 @@ export function helperTools(dex: DexServices): ToolDefinition[] {
       const r = await helperTrade(dex, {
         side, privateKey: a.private_key, buyToken: a.buy_token, sellToken: a.sell_token, amount: a.amount,
         slippagePercent: a.slippage, deadlineMinutes: a.deadline_min, signal: ctx.signal, progress: (m) => ctx.progress(m),
+        confirm: (request) => ctx.confirm(request),
       });
       const verbose = a.verbose || dex.includeRaw;
       const approval = { ...r.approval, ...(r.approvalSubmission ? { transaction: submissionAnswer(r.approvalSubmission, verbose) } : {}) };

@@ -95,6 +95,7 @@ export function planTools(dex: DexServices): ToolDefinition[] {
       // 3. Dry run, send and wait, call by call.
       const result = await executeCalls(dex.sender(), args.private_key, checked.calls, {
         simulate: args.simulate, signal: ctx.signal, waitTimeoutMs: dex.waitTimeoutMs, context, progress: (m) => ctx.progress(m),
+        confirm: (request) => ctx.confirm(request), about: { operation: checked.operation, plan_id: plan.planId, plan_digest: plan.digest },
       });
       const verbose = dex.includeRaw;
       const last = result.transactions[result.transactions.length - 1]!;

@@ -36,7 +36,12 @@ async function currentAmount(node: ChainNode, key: string, signal?: AbortSignal)
   return abciDecimal(assertAbciOk(await node.query(path, { signal }), path)) ?? ChainDecimal.ZERO;
 }
 
-export async function spendOfDryRun(node: ChainNode, run: DryRunWrites, signal?: AbortSignal): Promise<SpendPreview> {
+/** The spending, plus the fee alone (already inside `spent.currency`) for showing a person; null when the chi rate is unknown. */
+export interface DryRunSpend extends SpendPreview {
+  fee: ChainDecimal | null;
+}
+
+export async function spendOfDryRun(node: ChainNode, run: DryRunWrites, signal?: AbortSignal): Promise<DryRunSpend> {
   const spent = new Map<string, ChainDecimal>();
   const credited = new Set<string>();
   // The last write of a key is its value after the call.
@@ -51,6 +56,7 @@ export async function spendOfDryRun(node: ChainNode, run: DryRunWrites, signal?:
     else if (owner !== run.sender && after.gt(before)) credited.add(owner!);
   }
   const rate = await currentAmount(node, CHI_RATE_KEY, signal);
-  if (rate.gt(0n)) spent.set('currency', (spent.get('currency') ?? ChainDecimal.ZERO).plus(ChainDecimal.from(run.chiSupplied).div(rate)));
-  return { contract: run.contract, function: run.function, spent, credited };
+  const fee = rate.gt(0n) ? ChainDecimal.from(run.chiSupplied).div(rate) : null;
+  if (fee) spent.set('currency', (spent.get('currency') ?? ChainDecimal.ZERO).plus(fee));
+  return { contract: run.contract, function: run.function, spent, credited, fee };
 }

@@ -63,6 +63,7 @@ export function sendTools(deps: SendToolDeps): ToolDefinition[] {
             wait: args.wait,
             chiSupplied: args.chi_supplied,
             signal: ctx.signal,
+            confirm: (request) => ctx.confirm(request),
           }),
           args.verbose,
         ),
@@ -95,6 +96,7 @@ export function sendTools(deps: SendToolDeps): ToolDefinition[] {
             kwargs,
             wait: args.wait,
             signal: ctx.signal,
+            confirm: (request) => ctx.confirm(request),
           }),
           args.verbose,
         );
