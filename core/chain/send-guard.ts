@@ -27,6 +27,13 @@ export interface SendPreview {
   chiSupplied: bigint;
   /** The dry run: null only if none could run. With guards registered the submitter always dry-runs. */
   simulation: SimulationResponse | null;
+  /** The committed height the dry run answered at (null when unknown). */
+  simulationHeight: string | null;
+  /**
+   * Runs the dry run again, against the state as it is now: for a guard whose own reads found the
+   * chain moved on since `simulation` (a block committed in between).
+   */
+  dryRunAgain(): Promise<{ simulation: SimulationResponse; height: string | null }>;
   /** Lines the sending tool adds for a person, e.g. `{ plan_digest, step: "1 of 2" }`. */
   about: Readonly<Record<string, string>>;
   /** Asks the person at the client (the tool call's ctx.confirm); 'unavailable' when nobody can be asked. */

@@ -177,10 +177,15 @@ export class TransactionSubmitter {
     if (request.coerceBySignature !== false) kwargs = await coerceKwargsBySignature(this.node, request.contract, request.function, kwargs, signal);
 
     let simulation: SimulationResponse | null = null;
+    let simulationHeight: string | null = null;
     // Guards judge a send by its dry run, so with any guard there always is one (it refuses only when simulate is on).
     const guards = this.guards.slice();
+    const dryRun = async () => {
+      const run = await this.simulator.simulate({ sender, contract: request.contract, function: request.function, kwargs }, { signal });
+      return { simulation: run as SimulationResponse, height: run.query?.height ?? null };
+    };
     if (request.simulate !== false || request.chiSupplied === undefined || guards.length > 0) {
-      simulation = await this.simulator.simulate({ sender, contract: request.contract, function: request.function, kwargs }, { signal });
+      ({ simulation, height: simulationHeight } = await dryRun());
       const mustSucceed = request.simulate !== false || simulation.refusal !== null;
       if (!simulation.success && mustSucceed) throw simulationFailureError(simulation, `${request.contract}.${request.function} was not sent`);
     }
@@ -188,7 +193,7 @@ export class TransactionSubmitter {
     if (chi < 1n) throw ApiError.badRequest('chi_supplied must be at least 1', { field: 'chi_supplied' });
 
     const preview: SendPreview | null = guards.length === 0 ? null : {
-      sender, contract: request.contract, function: request.function, kwargs, chiSupplied: chi, simulation,
+      sender, contract: request.contract, function: request.function, kwargs, chiSupplied: chi, simulation, simulationHeight, dryRunAgain: dryRun,
       about: request.about ?? {}, confirm: request.confirm ?? NOBODY_TO_ASK, signal,
     };
     for (const guard of guards) await guard.review?.(preview!);

@@ -1,7 +1,7 @@
 import type { ChainNode } from '../../../core/chain/node.js';
 import type { SendAdmission, SendGuard, SendPreview } from '../../../core/chain/send-guard.js';
 import { ApiError } from '../../../core/errors.js';
-import { spendOfDryRun, type DryRunSpend } from './dry-run-spend.js';
+import { spendOfDryRun, StateMovedError, type DryRunSpend } from './dry-run-spend.js';
 import type { BoundPolicy, PolicyBook } from './policy-book.js';
 import { confirmSend, needsConfirmation, type SendConfirmation } from './send-confirmation.js';
 import type { SpendLedger } from './spend-ledger.js';
@@ -19,6 +19,8 @@ import { checkSpend, type PolicyDenial } from './spending-policy.js';
  *   take the transaction; one that fails in its block keeps it (its fee was paid, and counting
  *   the rest errs on the safe side).
  */
+const MAX_DRY_RUNS = 4;
+
 export class WalletSendGuard implements SendGuard {
   readonly name = 'wallet-policy';
   readonly #spends = new WeakMap<SendPreview, Promise<DryRunSpend>>();
@@ -51,13 +53,33 @@ export class WalletSendGuard implements SendGuard {
   private spendOf(preview: SendPreview, bound: BoundPolicy | null): Promise<DryRunSpend> {
     let spend = this.#spends.get(preview);
     if (!spend) {
-      const run = preview.simulation;
-      // Under a policy, spending is known only from a dry run that succeeded.
-      if (bound && (!run || !run.success)) throw denied(bound, preview, { rule: 'dryRun', message: `${preview.contract}.${preview.function} has no successful dry run, so what it would spend is unknown` });
-      spend = spendOfDryRun(this.node, { sender: preview.sender, contract: preview.contract, function: preview.function, state: run?.state ?? [], chiSupplied: preview.chiSupplied }, preview.signal);
+      spend = this.readSpend(preview, bound);
       this.#spends.set(preview, spend);
     }
     return spend;
+  }
+
+  /**
+   * The dry run and the balances before it must describe one state: when a block commits in
+   * between (another send of the account executing, say), the dry run is made again.
+   */
+  private async readSpend(preview: SendPreview, bound: BoundPolicy | null): Promise<DryRunSpend> {
+    let run = preview.simulation;
+    let height = preview.simulationHeight;
+    for (let attempt = 1; ; attempt++) {
+      // Under a policy, spending is known only from a dry run that succeeded.
+      if (bound && (!run || !run.success)) throw denied(bound, preview, { rule: 'dryRun', message: `${preview.contract}.${preview.function} has no successful dry run, so what it would spend is unknown` });
+      try {
+        return await spendOfDryRun(this.node, {
+          sender: preview.sender, contract: preview.contract, function: preview.function,
+          state: run?.state ?? [], chiSupplied: preview.chiSupplied, chiUsed: run?.chi_used ?? 0n, height,
+        }, preview.signal);
+      } catch (err) {
+        if (!(err instanceof StateMovedError)) throw err;
+        if (attempt === MAX_DRY_RUNS) throw new ApiError(503, 'busy', `the chain kept moving while reading what ${preview.contract}.${preview.function} would spend (${MAX_DRY_RUNS} dry runs); nothing was sent, try again`, { retryable: true, sent: false });
+        ({ simulation: run, height } = await preview.dryRunAgain());
+      }
+    }
   }
 
   private check(bound: BoundPolicy, preview: SendPreview, spend: DryRunSpend): void {

@@ -5,7 +5,7 @@ import path from 'node:path';
 import { decodedAbciQuery } from '../../../../core/chain/abci-value.js';
 import { ChainDecimal } from '../../../../core/chain/decimal.js';
 import type { ChainNode } from '../../../../core/chain/node.js';
-import { spendOfDryRun } from '../../../../plugins/wallet/policy/dry-run-spend.js';
+import { spendOfDryRun, StateMovedError } from '../../../../plugins/wallet/policy/dry-run-spend.js';
 import { DAY_MS, SpendLedger } from '../../../../plugins/wallet/policy/spend-ledger.js';
 import { accountPolicySchema, checkSpend, remainingToday, type SpendPreview } from '../../../../plugins/wallet/policy/spending-policy.js';
 
@@ -118,7 +118,7 @@ describe('spending read from the dry run', () => {
       'chi_cost.S:value': ['int', '20'],
     });
     const spend = await spendOfDryRun(node, {
-      sender: ME, contract: 'con_dex', function: 'swapExactTokenForToken', chiSupplied: 30n,
+      sender: ME, contract: 'con_dex', function: 'swapExactTokenForToken', chiSupplied: 30n, chiUsed: 0n,
       state: [
         { key: `con_token.balances:${ME}`, value: 48 },
         { key: `con_token.balances:${ME}`, value: 40 },
@@ -130,5 +130,23 @@ describe('spending read from the dry run', () => {
     });
     assert.deepEqual(Object.fromEntries([...spend.spent].map(([k, v]) => [k, v.toString()])), { con_token: '10', currency: '1.5' });
     assert.deepEqual([...spend.credited], [FRIEND]);
+  });
+
+  it("does not count the fee twice: the dry run's own fee write is replaced by the fee of the chi supplied", async () => {
+    const node = nodeWith({ [`currency.balances:${ME}`]: ['decimal', '1000'], 'chi_cost.S:value': ['int', '20'] });
+    // transfer(60): the dry run writes 1000 − 60 − 39/20 (its chi_used at rate 20).
+    const spend = await spendOfDryRun(node, {
+      sender: ME, contract: 'currency', function: 'transfer', chiSupplied: 49n, chiUsed: 39n,
+      state: [{ key: `currency.balances:${FRIEND}`, value: '60' }, { key: `currency.balances:${ME}`, value: '938.05' }],
+    });
+    assert.equal(spend.spent.get('currency')?.toString(), '62.45');
+    assert.equal(spend.fee?.toString(), '2.45');
+  });
+
+  it('refuses to mix states: a read answered at another height than the dry run is StateMovedError', async () => {
+    const node = nodeWith({ [`currency.balances:${ME}`]: ['decimal', '1000'], 'chi_cost.S:value': ['int', '20'] });
+    const run = { sender: ME, contract: 'currency', function: 'transfer', chiSupplied: 49n, chiUsed: 39n, state: [{ key: `currency.balances:${ME}`, value: '938.05' }] };
+    await assert.rejects(spendOfDryRun(node, { ...run, height: '4' }), (err: unknown) => err instanceof StateMovedError && err.readHeight === '5');
+    assert.equal((await spendOfDryRun(node, { ...run, height: '5' })).spent.get('currency')?.toString(), '62.45');
   });
 });
