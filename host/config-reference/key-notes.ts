@@ -65,6 +65,10 @@ export const KEY_NOTES: Readonly<Record<string, string>> = {
 
   // ---- plugins.wallet ----
   'plugins.wallet.chiFloor': 'The least chi added over the dry run\'s estimate (see `chiMargin`).',
+  'plugins.wallet.confirm.ask': 'Which sends need a person\'s yes: `"never"`, `"always"`, or `{"above": {"<token contract>": "<decimal>"}}` (more than that amount of a listed token leaves the sender, the chi fee counted in `currency`).',
+  'plugins.wallet.confirm.ask.above': 'Token contract → the amount (exact decimal string) above which a send needs confirmation; tokens not listed never do.',
+  'plugins.wallet.confirm.fallback': 'When confirmation is needed but nobody can be asked (an MCP client without elicitation, the HTTP tool API): `"refuse"` the send (`confirmation_unavailable`), or `"allow"` it within the policy.',
+  'plugins.wallet.confirm.timeoutSeconds': 'How long to wait for the person\'s answer; no answer refuses (`confirmation_timeout`). The tool\'s own timeout stands still meanwhile.',
 
   // ---- plugins.simulate ----
   'plugins.simulate.maxConcurrency': 'Dry runs sent to the node at once.',

@@ -17,6 +17,7 @@ const RULES: Record<string, [boolean, boolean, boolean, boolean]> = {
   'plan (read)': [true, false, true, true],
   'live wait': [true, false, false, true],
   'local crypto read': [true, false, true, false],
+  'local read': [true, false, true, false],
   'local key / crypto': [false, false, false, false],
   'sends a transaction': [false, true, false, true],
 };

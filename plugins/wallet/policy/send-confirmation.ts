@@ -20,8 +20,14 @@ const decimalText = z.string().regex(/^\d+(\.\d+)?$/, 'must be a non-negative de
 const contractName = z.string().regex(/^[a-z_][a-z0-9_]*$/, 'must be a contract name such as "currency" or "con_token"');
 
 export const sendConfirmationSchema = z.strictObject({
-  ask: z.union([z.enum(['never', 'always']), z.strictObject({ above: z.record(contractName, decimalText) })]).default('never'),
+  /** Which sends need a person's yes: "never", "always", or `{"above": {"<token contract>": "<decimal>"}}` (more than that amount of a listed token leaves the sender, fee counted in currency). */
+  ask: z.union([z.enum(['never', 'always']), z.strictObject({
+    /** Token contract → the amount above which a send needs confirmation. */
+    above: z.record(contractName, decimalText),
+  })]).default('never'),
+  /** When confirmation is needed but the client offers no MCP elicitation (or over the HTTP tool API): "refuse" the send, or "allow" it within the policy. */
   fallback: z.enum(['refuse', 'allow']).default('refuse'),
+  /** How long to wait for the person's answer; no answer refuses (`confirmation_timeout`). The tool's own timeout does not run meanwhile. */
   timeoutSeconds: z.number().int().min(1).max(3600).default(120),
 });
 
