@@ -1,0 +1,100 @@
+import assert from 'node:assert/strict';
+import path from 'node:path';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import { ElicitRequestSchema, type CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import type * as Kit from './support/dex-host.js';
+import type { DexChain, DexHost, Outcome } from './support/dex-host.js';
+
+/**
+ * DEX plans and helper trades sign through the same pre-sign guard as wallet sends: a keystore
+ * account's spending policy refuses the call that would spend too much before it is signed, and
+ * the person confirming sees each call with the plan's digest. Over MCP Streamable HTTP (the
+ * elicitation request travels on the tools/call's own stream).
+ */
+describe('DEX submits and helper trades under the spending policy and confirmation', function () {
+  this.timeout(120_000);
+  let kit: typeof Kit;
+  let chain: DexChain;
+  let h: DexHost;
+  let client: Client;
+  const asked: string[] = [];
+
+  before(async () => {
+    kit = await import('./support/dex-host.js');
+    const { Keystore } = await import('../../../core/keystore/keystore.js');
+    const { Wallet } = await import('../../../core/chain/keys.js');
+    chain = await kit.openDevnet();
+    const trader = kit.devAccount(2);
+    await new Keystore(path.join(chain.home, 'host'), { scrypt: { n: 2 ** 10, r: 8, p: 1 } }).add('trader', Wallet.fromPrivateKey(trader.privateKey), 'correct horse battery staple');
+    h = await kit.startDexHost(chain, {
+      plugins: {
+        wallet: {
+          policies: { trader: { maxPerTransaction: { currency: '40', con_test_token: '2' } } },
+          confirm: { ask: 'always', fallback: 'refuse', timeoutSeconds: 10 },
+        },
+        dex: {},
+        query: {},
+      },
+    });
+    const { TEST_TOKEN } = await import('../../support/test-host.js');
+    client = new Client({ name: 'dex-policy-test', version: '1.0.0' }, { capabilities: { elicitation: {} } });
+    client.setRequestHandler(ElicitRequestSchema, async (request) => {
+      asked.push(request.params.message);
+      return { action: 'accept', content: {} };
+    });
+    await client.connect(new StreamableHTTPClientTransport(new URL(h.host.url('/mcp')), { requestInit: { headers: { authorization: `Bearer ${TEST_TOKEN}` } } }));
+  });
+  after(async () => {
+    await client?.close();
+    await h?.stop();
+    await chain?.close();
+  });
+
+  const trader = () => kit.devAccount(2);
+  async function mcp(name: string, args: Record<string, unknown>): Promise<Outcome> {
+    const result = (await client.callTool({ name, arguments: args })) as CallToolResult;
+    if (!result.isError) return { ok: true, result: result.structuredContent };
+    const body = JSON.parse((result.content[1] as { text: string }).text);
+    return { ok: false, result: undefined, error: body.error };
+  }
+  const nonce = async () => Number(kit.ok(await h.http('get_next_nonce', { address: trader().address })).nonce);
+
+  // A swap's fee is about 22 currency at the devnet's chi rate, counted with the amount in currency.
+  it('a plan within the policy runs, each call confirmed with the plan digest', async () => {
+    asked.length = 0;
+    const plan = kit.ok(await mcp('dex_plan_swap', { token_in: 'currency', token_out: 'con_test_token', amount: '10', account: trader().address, recipient: trader().address }));
+    const done = await mcp('dex_submit_swap', { private_key: trader().privateKey, plan_id: plan.plan_id });
+    assert.equal(done.ok, true, JSON.stringify(done.error));
+    assert.equal(asked.length, plan.plan.calls.length);
+    for (const [i, message] of asked.entries()) {
+      assert.ok(message.includes(`plan digest: ${plan.plan_digest}`), message);
+      assert.ok(message.includes(`step: call ${i + 1} of ${plan.plan.calls.length}`), message);
+      assert.ok(message.includes('(account trader)'), message);
+    }
+  });
+
+  it('the plan call over the per-transaction limit is refused before it is signed (earlier calls stay)', async () => {
+    const plan = kit.ok(await mcp('dex_plan_swap', { token_in: 'currency', token_out: 'con_test_token', amount: '42.5', account: trader().address, recipient: trader().address }));
+    const before = await nonce();
+    const tokenBefore = await kit.stateDecimal(chain.node, `con_test_token.balances:${trader().address}`);
+    const outcome = await mcp('dex_submit_swap', { private_key: trader().privateKey, plan_id: plan.plan_id });
+    assert.equal(outcome.ok, false);
+    assert.equal(outcome.error!.code, 'policy_denied');
+    assert.match(outcome.error!.message, /rule maxPerTransaction.*at most 40 per transaction/);
+    assert.equal(outcome.error!.details?.failed_call, 'con_dex.swapExactTokenForToken');
+    const ran = Number(outcome.error!.details?.completed_calls);
+    assert.equal(await nonce(), before + ran, 'only the calls before it were signed');
+    assert.equal((await kit.stateDecimal(chain.node, `con_test_token.balances:${trader().address}`)).toString(), tokenBefore.toString());
+  });
+
+  it('a helper trade over the limit of its token is refused before the trade is signed', async () => {
+    const before = await nonce();
+    const outcome = await mcp('sell_on_dex', { private_key: trader().privateKey, sell_token: 'con_test_token', amount: '3' });
+    assert.equal(outcome.ok, false);
+    assert.equal(outcome.error!.code, 'policy_denied');
+    assert.match(outcome.error!.message, /would spend 3 of con_test_token; the account may spend at most 2 per transaction/);
+    const ran = Number(outcome.error!.details?.completed_calls ?? 0);
+    assert.equal(await nonce(), before + ran);
+  });
+});
