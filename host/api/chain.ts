@@ -17,6 +17,7 @@ export * from '../../core/chain/message-signing.js';
 export * from '../../core/chain/box-encryption.js';
 export * from '../../core/chain/transaction.js';
 export * from '../../core/chain/transaction-submitter.js';
+export * from '../../core/chain/send-guard.js';
 export * from '../../core/chain/tx-receipts.js';
 export * from '../../core/chain/user-kwargs.js';
 export * from '../../core/chain/simulation.js';

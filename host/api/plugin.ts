@@ -35,7 +35,7 @@ export { createToken, type Token } from '../../core/tokens.js';
 export { CoreTokens } from '../../core/core-tokens.js';
 
 // Tools: definitions, the call context, and the shared input and output schemas.
-export { annotationsOf, defineTool, type ToolAnnotations, type ToolCallContext, type ToolDefinition, type ToolHints, type ToolInput, type ToolOutput, type ToolTransport } from '../../core/tools/tool.js';
+export { annotationsOf, defineTool, type AskUser, type ConfirmOutcome, type ConfirmRequest, type ToolAnnotations, type ToolCallContext, type ToolDefinition, type ToolHints, type ToolInput, type ToolOutput, type ToolTransport } from '../../core/tools/tool.js';
 export type { ToolInvoker } from '../../core/tools/tool-invoker.js';
 export * from '../../core/tools/chain-schemas.js';
 export { decimalOut, intOut, intValue, rawOut, toolJson, warningsOut, withExtras } from '../../core/tools/tool-output.js';

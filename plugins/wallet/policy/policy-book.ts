@@ -1,3 +1,4 @@
+import { ApiError } from '../../../core/errors.js';
 import type { Keystore } from '../../../core/keystore/keystore.js';
 import type { AccountPolicy } from './spending-policy.js';
 
@@ -23,7 +24,14 @@ export class PolicyBook {
 
   /** Re-reads the keystore's list; returns the policy aliases that name no account. */
   async refresh(): Promise<string[]> {
-    for (const entry of await this.keystore.list()) {
+    let entries;
+    try {
+      entries = await this.keystore.list();
+    } catch (err) {
+      // A damaged account file: no send under a policy can be judged, so none goes out.
+      throw new ApiError(503, 'keystore_unreadable', `the keystore cannot be read, so spending policies cannot be checked: ${(err as Error).message}`);
+    }
+    for (const entry of entries) {
       const bound: BoundPolicy = { alias: entry.alias, address: entry.address, policy: this.policies[entry.alias] ?? null };
       this.#byAlias.set(entry.alias, bound);
       // An address keeps the first policy it was bound to when an alias is re-used for another key.

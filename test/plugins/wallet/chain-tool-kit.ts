@@ -26,6 +26,7 @@ export const TOOL_CAPABILITIES: Record<string, 'read' | 'unsafe'> = {
   create_hd_wallet_from_mnemonic: 'unsafe',
   send_transaction: 'unsafe',
   send_tokens: 'unsafe',
+  get_account_policy: 'read',
   get_balance: 'read',
   get_token_balances: 'read',
   get_transaction: 'read',
