@@ -50,7 +50,8 @@ function amountOf(value: JsonValue): ChainDecimal | null {
 async function currentAmount(node: ChainNode, key: string, height: string | null | undefined, signal?: AbortSignal): Promise<ChainDecimal> {
   const path = QueryPath.get(key);
   const answer = assertAbciOk(await node.query(path, { signal }), path);
-  if (height && answer.height !== height) throw new StateMovedError(height, answer.height);
+  // Height 0 means the node does not say (upstream nodes always answer 0, abci-query.md §1.1): nothing to compare.
+  if (height && height !== '0' && answer.height !== '0' && answer.height !== height) throw new StateMovedError(height, answer.height);
   return abciDecimal(answer) ?? ChainDecimal.ZERO;
 }
 

@@ -148,5 +148,7 @@ describe('spending read from the dry run', () => {
     const run = { sender: ME, contract: 'currency', function: 'transfer', chiSupplied: 49n, chiUsed: 39n, state: [{ key: `currency.balances:${ME}`, value: '938.05' }] };
     await assert.rejects(spendOfDryRun(node, { ...run, height: '4' }), (err: unknown) => err instanceof StateMovedError && err.readHeight === '5');
     assert.equal((await spendOfDryRun(node, { ...run, height: '5' })).spent.get('currency')?.toString(), '62.45');
+    // A node that reports no height (upstream answers 0) cannot be checked, and is not refused.
+    assert.equal((await spendOfDryRun(node, { ...run, height: '0' })).spent.get('currency')?.toString(), '62.45');
   });
 });
