@@ -12,6 +12,13 @@ export const walletConfigSchema = z.strictObject({
   waitTimeoutMs: z.number().int().min(100).max(300_000).default(30_000),
   /** Polling interval for the transaction when the node offers no event stream. */
   pollIntervalMs: z.number().int().min(10).max(10_000).default(250),
+  /**
+   * Keys across MCP. true (default): signing tools take `private_key` (and `*_private_key`) next
+   * to `account`. false: those arguments leave every tool schema of every plugin and are refused
+   * if sent; tools sign only with keystore accounts (`account`), key-import tools are withheld
+   * and create_wallet / create_hd_wallet require `store_as` — so no key crosses MCP.
+   */
+  privateKeyArguments: z.boolean().default(true),
 });
 
 export type WalletConfig = z.output<typeof walletConfigSchema>;

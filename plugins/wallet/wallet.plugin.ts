@@ -1,6 +1,7 @@
 import { CoreTokens } from '../../core/core-tokens.js';
 import { definePlugin } from '../../core/plugin.js';
 import { submitRefusalCounter, TransactionSubmitterToken, transactionSubmitterFor } from '../../core/chain/transaction-submitter.js';
+import { signerArgumentsOf } from '../../core/tools/signer-arguments.js';
 import { hdTools } from './tools/hd-tools.js';
 import { keyTools } from './tools/key-tools.js';
 import { sendTools } from './tools/send-tools.js';
@@ -16,6 +17,10 @@ export const walletPlugin = definePlugin({
   description: 'Wallet tools: create/import keys and HD wallets, send transactions and tokens (unsafe).',
   after: ['devnet'],
   config: walletConfigSchema,
+  register(ctx) {
+    // Read by every signing tool (crypto, dex, third parties) in their init, which runs after every register.
+    ctx.provide(CoreTokens.keyArguments, { privateKeyArguments: ctx.options.privateKeyArguments, configKey: 'plugins.wallet.privateKeyArguments' });
+  },
   init(ctx) {
     const submitter = transactionSubmitterFor(ctx.resolve(CoreTokens.chainNode), {
       chainId: ctx.settings.chainId,
@@ -28,10 +33,11 @@ export const walletPlugin = definePlugin({
     });
     ctx.onStop(() => submitter.close());
     ctx.provide(TransactionSubmitterToken, submitter);
+    const signers = signerArgumentsOf(ctx);
     const tools = [
-      ...keyTools(),
-      ...hdTools(),
-      ...sendTools({ submitter: () => submitter, includeRaw: ctx.settings.includeRaw, waitTimeoutMs: ctx.options.waitTimeoutMs }),
+      ...keyTools(signers),
+      ...hdTools(signers),
+      ...sendTools({ submitter: () => submitter, signers, includeRaw: ctx.settings.includeRaw, waitTimeoutMs: ctx.options.waitTimeoutMs }),
     ];
     for (const tool of tools) ctx.tools.add(tool);
   },
