@@ -101,6 +101,9 @@ describe('hardening: the secret scan', function () {
       assert.deepEqual(keyToolCallIds(JSON.stringify([call(1, 'get_balance'), call('a', 'create_wallet')])), ['a']);
       assert.deepEqual(keyToolCallIds(JSON.stringify(call(2, 'sign_message'))), []);
       assert.deepEqual(keyToolCallIds('not json'), []);
+      // store_as keeps the key on the host: that answer holds no key and is scanned.
+      const stored = { jsonrpc: '2.0', id: 9, method: 'tools/call', params: { name: 'create_wallet', arguments: { store_as: 'alice' } } };
+      assert.deepEqual(keyToolCallIds(JSON.stringify(stored)), []);
 
       const filter = new StdioKeyToolFilter();
       filter.sent(JSON.stringify(call(4, 'create_wallet')).slice(0, 20));

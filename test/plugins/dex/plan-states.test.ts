@@ -329,12 +329,12 @@ describe('dex plans: the state machine (spec part 3)', () => {
       assert.equal(h.registry.state(id), 'active');
     });
 
-    it('the submit tools are unsafe and take exactly private_key, plan_id, simulate (default true)', () => {
+    it('the submit tools are unsafe and take exactly the signer (account or private_key), plan_id, simulate (default true)', () => {
       const h = planHarness();
       for (const name of ['dex_submit_swap', 'dex_submit_add_liquidity', 'dex_submit_remove_liquidity']) {
         const t = h.tools.get(name)!;
         assert.equal(t.capability, 'unsafe');
-        assert.deepEqual(Object.keys(t.input.shape).sort(), ['plan_id', 'private_key', 'simulate']);
+        assert.deepEqual(Object.keys(t.input.shape).sort(), ['account', 'plan_id', 'private_key', 'simulate']);
         assert.equal(t.input.parse({ private_key: OWNER.exportPrivateKey(), plan_id: 'a'.repeat(43) }).simulate, true);
       }
       for (const name of ['dex_plan_swap', 'dex_plan_add_liquidity', 'dex_plan_remove_liquidity']) assert.equal(h.tools.get(name)!.capability, 'read');
