@@ -176,7 +176,13 @@ export class Host {
   async start(): Promise<void> {
     // Bind rules first: a refused bind must not leave started plugins behind.
     this.checkBindRules();
-    await this.openKeystore();
+    try {
+      await this.openKeystore();
+    } catch (err) {
+      // Nothing started yet: release what init opened (an in-process devnet, a database).
+      await this.stop().catch(() => undefined);
+      throw err;
+    }
     await this.phase('start', async (b) => {
       await b.plugin.start?.(b.ctx);
       b.started = true;

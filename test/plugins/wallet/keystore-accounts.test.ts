@@ -194,6 +194,21 @@ describe('keystore accounts in tools (issue 22)', function () {
     await assertNoKeyLeft(home.dir, s.messages, [ALICE, BOB]);
   });
 
+  it('the keystore is opened only when a visible tool takes an account: with unsafe tools off, a wrong passphrase is not asked for', async () => {
+    const { bootTestHost } = await import('../../support/test-host.js');
+    let asked = 0;
+    const host = await bootTestHost({ ...devnetConfig(home.dir, { plugins: { wallet: {}, query: {} } }), tools: { unsafe: false } }, {
+      keystore: { passphrase: async () => { asked++; return 'not the passphrase at all'; }, scrypt: FAST },
+    });
+    await host.stop();
+    assert.equal(asked, 0);
+    // With them on, the same passphrase stops the start (a BootError, one line).
+    await assert.rejects(
+      bootTestHost({ ...devnetConfig(home.dir, { plugins: { wallet: {} } }), tools: { unsafe: true } }, { keystore: { passphrase: async () => 'not the passphrase at all', scrypt: FAST } }),
+      (err: Error) => err.name === 'BootError' && /^cannot unlock the keystore at .*wrong passphrase/.test(err.message) && !err.message.includes('\n'),
+    );
+  });
+
   describe('plugins.wallet.privateKeyArguments: false', () => {
     it('takes private_key and *_private_key out of every tool schema, withholds the key-import tools, and refuses them when sent', async () => {
       s = await session(home.dir, { wallet: { privateKeyArguments: false } });
