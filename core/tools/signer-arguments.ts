@@ -44,7 +44,9 @@ function keystoreArgument<T extends z.ZodType>(schema: T): T {
 
 /** Whether a tool takes a keystore account (a signer) or stores into the keystore. */
 export function usesKeystore(tool: ToolDefinition): boolean {
-  return Object.values(tool.input.shape).some((field) => keystoreArguments.has(field as z.ZodType));
+  // A plugin in plain JavaScript may hand over anything as `input`: only an object schema's fields count.
+  const shape = (tool.input as { shape?: unknown } | null | undefined)?.shape;
+  return typeof shape === 'object' && shape !== null && Object.values(shape).some((field) => keystoreArguments.has(field as z.ZodType));
 }
 
 const accountText = z.string().trim().min(1).max(200);
@@ -79,12 +81,10 @@ export class SignerArguments {
   /** The input fields of one signer: `<key>` (only when raw keys are allowed) and its account argument, both optional, exactly one required at call time. */
   fields<K extends string>(key: K, whose = 'the signing account'): SignerShape<K> {
     const account = accountArgumentOf(key);
+    const about = `${whose}: a keystore account of this host, by alias or 64-hex address (chain-keys list); the key never leaves the host.`;
+    // Without raw keys the account is the only way to sign: required in the schema itself, so clients see it.
     const accountField = keystoreArgument(
-      accountText.optional().describe(
-        this.privateKeyArguments
-          ? `${whose}: a keystore account of this host, by alias or 64-hex address (chain-keys list); the key never leaves the host. Give exactly one of ${account} and ${key}.`
-          : `${whose}: a keystore account of this host, by alias or 64-hex address (chain-keys list); the key never leaves the host. Required.`,
-      ),
+      this.privateKeyArguments ? accountText.optional().describe(`${about} Give exactly one of ${account} and ${key}.`) : accountText.describe(about),
     );
     const shape: Record<string, z.ZodType> = { [account]: accountField };
     if (this.privateKeyArguments) {

@@ -224,6 +224,9 @@ describe('keystore accounts in tools (issue 22)', function () {
         assert.ok(tool, `${signing} listed`);
         assert.ok(propertyNames(tool.inputSchema).has(signing.includes('crypt') ? (signing === 'encrypt_message' ? 'sender_account' : 'receiver_account') : 'account'), signing);
       }
+      // The account is then the only way to sign: required by the schema itself.
+      assert.ok((tools.find((t) => t.name === 'send_tokens')!.inputSchema.required ?? []).includes('account'));
+      assert.ok((tools.find((t) => t.name === 'encrypt_message')!.inputSchema.required ?? []).includes('sender_account'));
       assert.ok(!names.includes('create_wallet_from_private_key'));
       assert.ok(!names.includes('create_hd_wallet_from_mnemonic'));
 
