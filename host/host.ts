@@ -198,10 +198,11 @@ export class Host {
   }
 
   /**
-   * Unlocks the keystore when it holds accounts and a visible tool takes one (or, with a
-   * passphrase given, always: `store_as` can then add the first account). A wrong passphrase is
-   * a BootError (one line); no passphrase leaves it locked, and `account` arguments say how to
-   * unlock it.
+   * Opens the keystore when a visible tool takes an account or stores one (`store_as`): with a
+   * passphrase (the command's source prompts only when there are accounts to unlock) every
+   * account is decrypted — an empty keystore then takes `store_as` under that passphrase; a
+   * wrong one is a BootError (one line). Without one it stays locked, and `account` arguments
+   * say how to unlock it.
    */
   private async openKeystore(): Promise<void> {
     const wanted = this.invoker.visible().some((tool) => usesKeystore(tool));
