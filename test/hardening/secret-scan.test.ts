@@ -9,6 +9,7 @@ import { deriveFromMnemonic } from '../../core/chain/hd-wallet.js';
 import { publicKeyFromPrivate } from '../../core/chain/keys.js';
 import { HexCarry, hexTokens } from '../support/secret-scan/hex-tokens.js';
 import { isKeyToolRoute, keyToolCallIds, StdioKeyToolFilter } from '../support/secret-scan/key-tool-responses.js';
+import { scanForSecrets } from '../support/secret-scan.js';
 import { screenPublicKey } from '../support/secret-scan/public-keys.js';
 import { SecretScanner } from '../support/secret-scan/secret-scanner.js';
 import { devAccountAddresses, leakReport } from '../support/secret-scan.js';
@@ -121,6 +122,12 @@ describe('hardening: the secret scan', function () {
       assert.ok(scan, 'the root-hook plugin is loaded (.mocharc.json require)');
       return scan.scanner;
     };
+
+    it('takes what the capture cannot see — in-memory MCP messages, keystore files — through scanForSecrets', () => {
+      const token = fresh();
+      scanForSecrets(`{"jsonrpc":"2.0","id":1,"result":{"x":"${token}"}}`, 'an in-memory MCP message');
+      assert.equal(live().has(token), true);
+    });
 
     it('sees in-process HTTP responses, except the key-returning tools by route or MCP tools/call', async () => {
       const server = http.createServer((req, res) => {
