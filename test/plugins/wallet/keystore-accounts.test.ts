@@ -264,6 +264,8 @@ describe('keystore accounts in tools (issue 22)', function () {
         env: { ...process.env, CHAIN_MCP_ENABLE_UNSAFE_WALLET_TOOLS: '1', CHAIN_KEYSTORE_PASSPHRASE: wrong },
         stdio: ['pipe', 'pipe', 'pipe'],
       });
+      // No client: a host that started anyway sees stdin end and stops (exit 0) instead of waiting.
+      child.stdin.end();
       let stderr = '';
       let stdout = '';
       child.stderr.on('data', (c: Buffer) => (stderr += c.toString()));
