@@ -17,7 +17,8 @@ export type BootErrorCode =
   | 'unsafe_bind'
   | 'plugin_failed'
   | 'unknown_target'
-  | 'invalid_contribution';
+  | 'invalid_contribution'
+  | 'keystore';
 
 /** Marks chainhost's errors so a copy of this module elsewhere (a plugin's own install) still recognises them. */
 const BOOT_ERROR_BRAND = Symbol.for('chainhost.boot-error');

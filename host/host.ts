@@ -19,6 +19,9 @@ import type { AnsweredRequest, RouteContribution, ServerDeclaration, UpgradeRefu
 import { asInjectionToken, tokenName, type Token } from '../core/tokens.js';
 import type { ToolDefinition } from '../core/tools/tool.js';
 import { ToolInvoker } from '../core/tools/tool-invoker.js';
+import { HostAccounts, PASSPHRASE_VARIABLE } from '../core/keystore/host-accounts.js';
+import type { ScryptParams } from '../core/keystore/keystore-file.js';
+import { DEFAULT_KEY_ARGUMENTS, usesKeystore } from '../core/tools/signer-arguments.js';
 import { bootOrder } from './boot-order.js';
 import { createDefaultChainNode } from './default-node.js';
 import { resolvePlugins } from './plugin-resolver.js';
@@ -34,6 +37,12 @@ const HOST_SERVERS = ['tools', METRICS_SERVER] as const;
 
 export interface HostOptions {
   log?: Logger;
+  /**
+   * The keystore under `<home>/keys`: where its passphrase comes from at start (default:
+   * CHAIN_KEYSTORE_PASSPHRASE; commands add a terminal prompt) and the scrypt cost of accounts
+   * stored by tools (tests lower it).
+   */
+  keystore?: { passphrase?: (hasAccounts: boolean) => Promise<string | null>; scrypt?: ScryptParams };
   /** Extra surfaces the command adds before start (the tool server declares itself here). */
   surfaces?: Array<(host: Host) => void>;
 }
@@ -86,6 +95,11 @@ export class Host {
   private running: RunningServer[] = [];
   private stopping: Promise<void> | null = null;
   private readonly stopHooks: Array<() => Promise<void> | void> = [];
+  /** The keystore accounts every signing tool resolves (CoreTokens.accounts), opened in start(). */
+  readonly accounts: HostAccounts;
+  private readonly keystorePassphrase: (hasAccounts: boolean) => Promise<string | null>;
+  /** What the start banner says about the keystore (null when no tool uses it). */
+  private keystoreState: string | null = null;
 
   private constructor(readonly config: LoadedConfig, options: HostOptions) {
     this.log = options.log ?? createLogger();
@@ -111,6 +125,12 @@ export class Host {
     const metrics = this.metrics;
     const registrar: MetricsRegistrar = { addGauge: (gauge) => metrics.addGauge(gauge), addCounter: (counter) => metrics.addCounter(counter) };
     this.container.register(asInjectionToken(CoreTokens.metrics), { useValue: registrar });
+    this.accounts = new HostAccounts(config.settings.home, { scrypt: options.keystore?.scrypt });
+    this.keystorePassphrase = options.keystore?.passphrase ?? (async () => process.env[PASSPHRASE_VARIABLE] || null);
+    this.container.register(asInjectionToken(CoreTokens.accounts), { useValue: this.accounts });
+    // Raw key arguments are allowed unless the plugin owning the setting (wallet) provides it.
+    this.container.register(asInjectionToken(CoreTokens.keyArguments), { useValue: DEFAULT_KEY_ARGUMENTS });
+    this.provided.set(CoreTokens.keyArguments, 'host (default)');
   }
 
   /** Resolves, orders, registers and initialises every configured plugin; registries are frozen afterwards. */
@@ -156,6 +176,13 @@ export class Host {
   async start(): Promise<void> {
     // Bind rules first: a refused bind must not leave started plugins behind.
     this.checkBindRules();
+    try {
+      await this.openKeystore();
+    } catch (err) {
+      // Nothing started yet: release what init opened (an in-process devnet, a database).
+      await this.stop().catch(() => undefined);
+      throw err;
+    }
     await this.phase('start', async (b) => {
       await b.plugin.start?.(b.ctx);
       b.started = true;
@@ -167,6 +194,26 @@ export class Host {
     } catch (err) {
       await this.stop().catch(() => undefined);
       throw err;
+    }
+  }
+
+  /**
+   * Opens the keystore when a visible tool takes an account or stores one (`store_as`): with a
+   * passphrase (the command's source prompts only when there are accounts to unlock) every
+   * account is decrypted — an empty keystore then takes `store_as` under that passphrase; a
+   * wrong one is a BootError (one line). Without one it stays locked, and `account` arguments
+   * say how to unlock it.
+   */
+  private async openKeystore(): Promise<void> {
+    const wanted = this.invoker.visible().some((tool) => usesKeystore(tool));
+    if (!wanted) return;
+    const stored = await this.accounts.hasAccounts();
+    const passphrase = await this.keystorePassphrase(stored);
+    if (passphrase) {
+      await this.accounts.unlock(passphrase);
+      this.keystoreState = `${this.accounts.size} account(s) unlocked in ${this.accounts.keystore.dir}`;
+    } else {
+      this.keystoreState = stored ? `locked (no ${PASSPHRASE_VARIABLE}): account arguments are refused` : `empty (no ${PASSPHRASE_VARIABLE}): store_as is refused`;
     }
   }
 
@@ -216,6 +263,7 @@ export class Host {
       `node: ${this.provided.get(CoreTokens.chainNode) === 'host (default)' ? s.nodeUrl : `in-process (${this.provided.get(CoreTokens.chainNode)})`}; chain id ${s.chainId}`,
     ];
     for (const r of this.running) lines.push(`${r.declaration.name}: ${r.url}${r.declaration.name === METRICS_SERVER ? '/metrics' : ''}`);
+    if (this.keystoreState) lines.push(`keystore: ${this.keystoreState}`);
     if (s.tools.stdio) lines.push('mcp: stdio');
     const failed = this.booted.filter((b) => b.failed);
     for (const f of failed) lines.push(`skipped optional plugin ${f.plugin.name}: ${f.failed}`);

@@ -134,6 +134,12 @@ export class UnlockedAccounts {
     return this.#byAlias.size;
   }
 
+  /** Adds an account just stored (`store_as`), so it signs without a restart. */
+  add(account: { entry: KeystoreEntry; wallet: Wallet }): void {
+    this.#byAlias.set(account.entry.alias.toLowerCase(), account);
+    this.#byAddress.set(account.entry.address, account);
+  }
+
   entries(): KeystoreEntry[] {
     return [...this.#byAlias.values()].map((a) => a.entry);
   }

@@ -239,7 +239,7 @@ function parseArguments(tool: ToolDefinition, raw: unknown): unknown {
   }
   const parsed = strictInputOf(tool).safeParse(raw);
   if (parsed.success) return parsed.data;
-  const issues = parsed.error.issues.map((issue) => describeIssue(issue));
+  const issues = parsed.error.issues.flatMap((issue) => describeIssue(issue, tool.refusedArguments));
   const first = issues[0]!;
   throw ApiError.badRequest(`invalid arguments for tool "${tool.name}": ${issues.map((i) => i.text).join('; ')}`, {
     field: first.field,
@@ -247,13 +247,22 @@ function parseArguments(tool: ToolDefinition, raw: unknown): unknown {
   });
 }
 
-function describeIssue(issue: z.core.$ZodIssue): { field: string; message: string; text: string } {
+type Issue = { field: string; message: string; text: string };
+
+function describeIssue(issue: z.core.$ZodIssue, refused: Readonly<Record<string, string>> = {}): Issue[] {
   if (issue.code === 'unrecognized_keys') {
-    const field = issue.keys.join(', ');
-    const message = `unknown argument${issue.keys.length > 1 ? 's' : ''}`;
-    return { field, message, text: `${field}: ${message}` };
+    // A switched-off argument first, with its reason: the caller learns what to send instead.
+    const isRefused = (key: string) => Object.hasOwn(refused, key);
+    const out: Issue[] = issue.keys.filter(isRefused).map((key) => ({ field: key, message: refused[key]!, text: `${key}: ${refused[key]!}` }));
+    const unknown = issue.keys.filter((key) => !isRefused(key));
+    if (unknown.length > 0) {
+      const field = unknown.join(', ');
+      const message = `unknown argument${unknown.length > 1 ? 's' : ''}`;
+      out.push({ field, message, text: `${field}: ${message}` });
+    }
+    return out;
   }
   const field = issue.path.length ? issue.path.map(String).join('.') : '(arguments)';
   const message = issue.message.replace(/^Invalid input: /, '');
-  return { field, message, text: `${field}: ${message}` };
+  return [{ field, message, text: `${field}: ${message}` }];
 }

@@ -66,6 +66,11 @@ export interface ToolDefinition<I extends ToolInput = ToolInput, O extends ToolO
   hints?: ToolHints;
   /** Per-call timeout; the host default applies when absent. */
   timeoutMs?: number;
+  /**
+   * Arguments this deployment switched off (absent from the schema), each with why and what to
+   * send instead: a call that sends one is refused with that reason rather than "unknown argument".
+   */
+  refusedArguments?: Readonly<Record<string, string>>;
   run(args: z.output<I>, ctx: ToolCallContext): Promise<z.input<O>>;
 }
 

@@ -38,6 +38,9 @@ export { CoreTokens } from '../../core/core-tokens.js';
 export { annotationsOf, defineTool, type AskUser, type ConfirmOutcome, type ConfirmRequest, type ToolAnnotations, type ToolCallContext, type ToolDefinition, type ToolHints, type ToolInput, type ToolOutput, type ToolTransport } from '../../core/tools/tool.js';
 export type { ToolInvoker } from '../../core/tools/tool-invoker.js';
 export * from '../../core/tools/chain-schemas.js';
+// Signers: `account` (a keystore account the host unlocked) or `private_key`, exactly one; the same fields, refusals and messages in every plugin.
+export { accountArgumentOf, signerArgumentsOf, SignerArguments, usesKeystore, type AccountArgument, type KeyArgumentSetting, type Signer, type SignerShape } from '../../core/tools/signer-arguments.js';
+export type { HostAccount, HostAccounts } from '../../core/keystore/host-accounts.js';
 export { decimalOut, intOut, intValue, rawOut, toolJson, warningsOut, withExtras } from '../../core/tools/tool-output.js';
 
 // Routes, WebSockets and the servers they are mounted on.

@@ -1,4 +1,5 @@
 import path from 'node:path';
+import { PASSPHRASE_VARIABLE } from '../../core/keystore/host-accounts.js';
 import type { HostSettings } from '../../core/config/host-settings.js';
 import { ENV_BINDINGS } from '../../core/config/environment.js';
 import { urlFor } from '../../core/net/bind-address.js';
@@ -97,6 +98,8 @@ export function stdioSnippet(input: Pick<ConnectBannerInput, 'configPath' | 'env
     else if (binding.variable === 'CHAIN_HOME') env[binding.variable] = input.settings.home;
     else env[binding.variable] = withoutCredentials(value);
   }
+  // A stdio server cannot prompt (stdin is the protocol): the keystore passphrase must come along, as a placeholder.
+  if (input.env[PASSPHRASE_VARIABLE]) env[PASSPHRASE_VARIABLE] = `<${PASSPHRASE_VARIABLE}>`;
   const entry: StdioMcpServer = { command: 'npx', args };
   if (Object.keys(env).length) entry.env = env;
   return { mcpServers: { [MCP_SERVER_KEY]: entry } };

@@ -8,6 +8,7 @@ import { addToolSurfaces, serveStdio, serverVersion } from '../tools-server/inde
 import { checkReport } from './check-report.js';
 import { connectBannerOf } from './connect-banner.js';
 import { availableDefaultToolPlugins } from './default-tool-plugins.js';
+import { SecretInputError, startupPassphrase } from './secret-input.js';
 
 /**
  * What one command-line entry point serves. Everything else — flags, config loading, boot,
@@ -78,6 +79,8 @@ export async function runCommand(spec: CommandSpec, argv: readonly string[] = pr
     host = await Host.create(config, {
       log: opts.check ? createLogger({ scope: spec.name, level: 'warn' }) : log,
       surfaces: spec.http === 'never' ? [] : [(h) => addToolSurfaces(h)],
+      // Never a prompt when stdin carries MCP: the protocol owns it.
+      keystore: { passphrase: (hasAccounts) => startupPassphrase(hasAccounts, { mcpStdio: config.settings.tools.stdio }) },
     });
     if (opts.check) {
       // Registered and initialised, never started: nothing binds; stop() releases what init opened.
@@ -141,7 +144,7 @@ function servesTools(spec: CommandSpec, config: LoadedConfig): boolean {
 
 /** Expected failures (config, boot) are one line; anything else is a bug and keeps its stack. */
 function describeFailure(err: unknown): string {
-  if (err instanceof BootError) return `error: ${err.message}`;
+  if (err instanceof BootError || err instanceof SecretInputError) return `error: ${err.message}`;
   if (err instanceof Error) return `unexpected error: ${err.stack ?? err.message}`;
   return `unexpected error: ${String(err)}`;
 }

@@ -1,5 +1,6 @@
 import { openSync } from 'node:fs';
 import tty from 'node:tty';
+import { PASSPHRASE_VARIABLE } from '../../core/keystore/host-accounts.js';
 
 /**
  * Secrets reach the commands only through standard input, an environment variable or the
@@ -7,7 +8,7 @@ import tty from 'node:tty';
  * /dev/tty (as ssh and gpg do), so a key piped into standard input and a passphrase typed at the
  * prompt work together; nothing typed is echoed.
  */
-export const PASSPHRASE_VARIABLE = 'CHAIN_KEYSTORE_PASSPHRASE';
+export { PASSPHRASE_VARIABLE };
 
 export class SecretInputError extends Error {}
 
@@ -70,4 +71,16 @@ export async function keystorePassphrase(options: { confirm?: boolean; env?: Nod
     if (again !== typed) throw new SecretInputError('the two passphrases differ');
   }
   return typed;
+}
+
+/**
+ * The passphrase a server asks for at start: CHAIN_KEYSTORE_PASSPHRASE, else — only when there
+ * are accounts to unlock, standard input is a terminal and not the MCP stdio protocol — a
+ * hidden prompt; else null (the keystore stays locked and tools say how to unlock it).
+ */
+export async function startupPassphrase(hasAccounts: boolean, options: { mcpStdio: boolean; env?: NodeJS.ProcessEnv; stdinIsTTY?: boolean }): Promise<string | null> {
+  const fromEnv = (options.env ?? process.env)[PASSPHRASE_VARIABLE];
+  if (fromEnv) return fromEnv;
+  const interactive = hasAccounts && !options.mcpStdio && (options.stdinIsTTY ?? process.stdin.isTTY === true);
+  return interactive ? promptHidden(`keystore passphrase (or set ${PASSPHRASE_VARIABLE}): `) : null;
 }

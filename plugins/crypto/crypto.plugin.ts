@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { definePlugin } from '../../core/plugin.js';
+import { signerArgumentsOf } from '../../core/tools/signer-arguments.js';
 import { encryptionTools } from './tools/encryption-tools.js';
 import { signingTools } from './tools/signing-tools.js';
 
@@ -9,6 +10,7 @@ export const cryptoPlugin = definePlugin({
   description: 'Crypto tools: sign_message (unsafe), verify_signature (read), encrypt_message and decrypt_message (unsafe).',
   config: z.strictObject({}),
   init(ctx) {
-    for (const tool of [...signingTools({ chainId: ctx.settings.chainId }), ...encryptionTools()]) ctx.tools.add(tool);
+    const signers = signerArgumentsOf(ctx);
+    for (const tool of [...signingTools({ chainId: ctx.settings.chainId, signers }), ...encryptionTools(signers)]) ctx.tools.add(tool);
   },
 });

@@ -1,6 +1,7 @@
 import type { ChainIdGuard } from '../../core/chain/chain-id-guard.js';
 import type { ChainNode } from '../../core/chain/node.js';
 import type { QueryPathRegistry } from '../../core/query/query-path-registry.js';
+import type { SignerArguments } from '../../core/tools/signer-arguments.js';
 import type { BlockTimeSource } from './block-time.js';
 import type { DexReader } from './dex-state.js';
 import type { CallSender } from './plan-execution.js';
@@ -28,6 +29,8 @@ export interface DexServices {
   blockTime: BlockTimeSource | null;
   /** Blocks of margin beyond one per call that a plan's deadline must leave at submit. */
   safetyBlocks: number;
+  /** `account` or `private_key` for the submitting tools (the host's shared signer arguments). */
+  signers: SignerArguments;
   /** Query paths contributed in this host (BDS, …), consulted before the node for indexed reads. */
   queryPaths(): QueryPathRegistry | null;
 }

@@ -2,6 +2,7 @@ import { chainIdGuardFor } from '../../core/chain/chain-id-guard.js';
 import { submitRefusalCounter, TransactionSubmitterToken, transactionSubmitterFor } from '../../core/chain/transaction-submitter.js';
 import { CoreTokens } from '../../core/core-tokens.js';
 import { definePlugin } from '../../core/plugin.js';
+import { signerArgumentsOf } from '../../core/tools/signer-arguments.js';
 import { createToken } from '../../core/tokens.js';
 import { dexConfigSchema } from './dex.config.js';
 import type { DexServices } from './dex-services.js';
@@ -51,6 +52,7 @@ export const dexPlugin = definePlugin({
       blockTime: new BlockTimeMeter(node),
       safetyBlocks: ctx.options.submitSafetyBlocks,
       queryPaths: () => ctx.queryPaths.registry,
+      signers: signerArgumentsOf(ctx),
     };
     for (const tool of [...marketTools(services), ...planTools(services), ...helperTools(services), ...eventTools(services)]) ctx.tools.add(tool);
     if (ctx.options.candles && (await contributeCandles(ctx, ctx.options.contracts.pairs))) {

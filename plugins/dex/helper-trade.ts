@@ -1,7 +1,7 @@
 import type { SubmitRequest } from '../../core/chain/transaction-submitter.js';
 import type { JsonObject } from '../../core/chain/canonical-json.js';
 import { ChainDecimal } from '../../core/chain/decimal.js';
-import { Wallet } from '../../core/chain/keys.js';
+import { Wallet, type KeySource } from '../../core/chain/keys.js';
 import type { TransactionSubmission } from '../../core/chain/transaction-submitter.js';
 import { ChainDatetime } from '../../core/chain/values.js';
 import { ApiError } from '../../core/errors.js';
@@ -25,7 +25,8 @@ export type HelperSide = 'buy' | 'sell';
 
 export interface HelperTradeRequest {
   side: HelperSide;
-  privateKey: string;
+  /** The signer: a keystore account's wallet or a private key. */
+  privateKey: KeySource;
   buyToken: string;
   sellToken: string;
   amount: ChainDecimal;
@@ -59,7 +60,7 @@ export function deadlinePayload(nowMs: number, minutes: ChainDecimal): { absolut
 
 export async function helperTrade(dex: DexServices, req: HelperTradeRequest): Promise<HelperTradeResult> {
   if (req.buyToken === req.sellToken) throw ApiError.badRequest('buy_token and sell_token must differ', { field: 'buy_token' });
-  const account = Wallet.fromPrivateKey(req.privateKey).address;
+  const account = Wallet.from(req.privateKey).address;
   const helper = dex.reader.contracts.helper;
   const quoted = await dex.reader.read(async (s) => {
     const pairId = await dex.reader.pairIdFor(s, req.buyToken, req.sellToken);

@@ -15,8 +15,10 @@ export interface SubmitContext {
   kind: SubmitKind;
   /** CHAIN_ID of this server. */
   chainId: string;
-  /** Address of the private key given to the submit. */
+  /** Address of the signer given to the submit. */
   signer: string;
+  /** How the submit named its signer (`account "alice" (<address>)` or `private_key`); default private_key. */
+  signerLabel?: string;
   nowMs: number;
 }
 
@@ -49,7 +51,8 @@ export function checkPlanForSubmit(planId: string, plan: Readonly<JsonObject>, c
     fail(409, 'plan_chain_mismatch', `the plan is for chain ${JSON.stringify(network.chain_id)} but this server submits to ${JSON.stringify(ctx.chainId)}`, { plan_chain_id: network.chain_id ?? null, chain_id: ctx.chainId });
   }
   if (plan.account !== ctx.signer) {
-    fail(403, 'plan_account_mismatch', `private_key belongs to ${ctx.signer}, but the plan was made for account ${String(plan.account)}`, { plan_account: plan.account ?? null, signer: ctx.signer });
+    const named = ctx.signerLabel && ctx.signerLabel !== 'private_key' ? ctx.signerLabel : `private_key (${ctx.signer})`;
+    fail(403, 'plan_account_mismatch', `${named} is not the account the plan was made for: the plan belongs to account ${String(plan.account)}`, { plan_account: plan.account ?? null, signer: ctx.signer });
   }
   const deadline = isObject(plan.deadline) ? plan.deadline : {};
   const deadlineMs = wrapperMs(deadline.absolute);

@@ -1,3 +1,4 @@
+import type { KeySource } from '../../core/chain/keys.js';
 import type { SubmitRequest, TransactionSubmission } from '../../core/chain/transaction-submitter.js';
 import type { TxReceipt } from '../../core/chain/tx-receipts.js';
 import { ApiError } from '../../core/errors.js';
@@ -50,7 +51,7 @@ export function failureReason(text: string | null | undefined): string | null {
 
 export async function executeCalls(
   sender: CallSender,
-  key: string,
+  key: KeySource,
   calls: readonly PlanCall[],
   options: {
     simulate: boolean; signal?: AbortSignal; waitTimeoutMs?: number; context: Record<string, unknown>;

@@ -22,6 +22,13 @@ export const walletConfigSchema = z.strictObject({
   policies: z.record(z.string().regex(ALIAS_PATTERN, 'must be a keystore account name (chain-keys list)'), accountPolicySchema).default({}),
   /** When a person at the MCP client must accept a send (MCP elicitation). */
   confirm: sendConfirmationSchema.default({ ask: 'never', fallback: 'refuse', timeoutSeconds: 120 }),
+  /**
+   * Keys across MCP. true (default): signing tools take `private_key` (and `*_private_key`) next
+   * to `account`. false: those arguments leave every tool schema of every plugin and are refused
+   * if sent; tools sign only with keystore accounts (`account`), key-import tools are withheld
+   * and create_wallet / create_hd_wallet require `store_as` — so no key crosses MCP.
+   */
+  privateKeyArguments: z.boolean().default(true),
 });
 
 export type WalletConfig = z.output<typeof walletConfigSchema>;

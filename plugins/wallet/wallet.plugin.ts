@@ -2,6 +2,7 @@ import { CoreTokens } from '../../core/core-tokens.js';
 import { definePlugin } from '../../core/plugin.js';
 import { submitRefusalCounter, TransactionSubmitterToken, transactionSubmitterFor } from '../../core/chain/transaction-submitter.js';
 import { Keystore } from '../../core/keystore/keystore.js';
+import { signerArgumentsOf } from '../../core/tools/signer-arguments.js';
 import { PolicyBook } from './policy/policy-book.js';
 import { SpendLedger } from './policy/spend-ledger.js';
 import { WalletSendGuard } from './policy/wallet-send-guard.js';
@@ -23,6 +24,10 @@ export const walletPlugin = definePlugin({
   description: 'Wallet tools: create/import keys and HD wallets, send transactions and tokens (unsafe).',
   after: ['devnet'],
   config: walletConfigSchema,
+  register(ctx) {
+    // Read by every signing tool (crypto, dex, third parties) in their init, which runs after every register.
+    ctx.provide(CoreTokens.keyArguments, { privateKeyArguments: ctx.options.privateKeyArguments, configKey: 'plugins.wallet.privateKeyArguments' });
+  },
   async init(ctx) {
     const node = ctx.resolve(CoreTokens.chainNode);
     const submitter = transactionSubmitterFor(node, {
@@ -45,11 +50,12 @@ export const walletPlugin = definePlugin({
       for (const alias of orphans) ctx.log.warn(`plugins.wallet.policies.${alias}: no keystore account of that name yet (chain-keys list); the policy applies once it exists`);
       ctx.onStop(submitter.useGuard(new WalletSendGuard(node, book, ledger, ctx.options.confirm)));
     }
+    const signers = signerArgumentsOf(ctx);
     const tools = [
       ...policyTools({ book, ledger, confirm: ctx.options.confirm }),
-      ...keyTools(),
-      ...hdTools(),
-      ...sendTools({ submitter: () => submitter, includeRaw: ctx.settings.includeRaw, waitTimeoutMs: ctx.options.waitTimeoutMs }),
+      ...keyTools(signers),
+      ...hdTools(signers),
+      ...sendTools({ submitter: () => submitter, signers, includeRaw: ctx.settings.includeRaw, waitTimeoutMs: ctx.options.waitTimeoutMs }),
     ];
     for (const tool of tools) ctx.tools.add(tool);
   },

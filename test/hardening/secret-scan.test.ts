@@ -9,6 +9,7 @@ import { deriveFromMnemonic } from '../../core/chain/hd-wallet.js';
 import { publicKeyFromPrivate } from '../../core/chain/keys.js';
 import { HexCarry, hexTokens } from '../support/secret-scan/hex-tokens.js';
 import { isKeyToolRoute, keyToolCallIds, StdioKeyToolFilter } from '../support/secret-scan/key-tool-responses.js';
+import { scanForSecrets } from '../support/secret-scan.js';
 import { screenPublicKey } from '../support/secret-scan/public-keys.js';
 import { SecretScanner } from '../support/secret-scan/secret-scanner.js';
 import { devAccountAddresses, leakReport } from '../support/secret-scan.js';
@@ -101,6 +102,9 @@ describe('hardening: the secret scan', function () {
       assert.deepEqual(keyToolCallIds(JSON.stringify([call(1, 'get_balance'), call('a', 'create_wallet')])), ['a']);
       assert.deepEqual(keyToolCallIds(JSON.stringify(call(2, 'sign_message'))), []);
       assert.deepEqual(keyToolCallIds('not json'), []);
+      // store_as keeps the key on the host: that answer holds no key and is scanned.
+      const stored = { jsonrpc: '2.0', id: 9, method: 'tools/call', params: { name: 'create_wallet', arguments: { store_as: 'alice' } } };
+      assert.deepEqual(keyToolCallIds(JSON.stringify(stored)), []);
 
       const filter = new StdioKeyToolFilter();
       filter.sent(JSON.stringify(call(4, 'create_wallet')).slice(0, 20));
@@ -118,6 +122,12 @@ describe('hardening: the secret scan', function () {
       assert.ok(scan, 'the root-hook plugin is loaded (.mocharc.json require)');
       return scan.scanner;
     };
+
+    it('takes what the capture cannot see — in-memory MCP messages, keystore files — through scanForSecrets', () => {
+      const token = fresh();
+      scanForSecrets(`{"jsonrpc":"2.0","id":1,"result":{"x":"${token}"}}`, 'an in-memory MCP message');
+      assert.equal(live().has(token), true);
+    });
 
     it('sees in-process HTTP responses, except the key-returning tools by route or MCP tools/call', async () => {
       const server = http.createServer((req, res) => {

@@ -74,6 +74,15 @@ export function leakReport(leaks: KeyLeak[]): string {
 
 suiteScan();
 
+/**
+ * Feeds text the capture cannot see to the run's scan — every MCP message of an in-memory
+ * session, both directions, and files such as the keystore's — so a private key in it fails the
+ * run like one printed or served.
+ */
+export function scanForSecrets(text: string, source: string): void {
+  suiteScan().scanner.scan(text, () => `${suiteScan().label} › ${source}`);
+}
+
 export const mochaHooks = {
   afterAll: function secretScanOfTheRun(this: Mocha.Context) {
     this.timeout(10 * 60_000);

@@ -6,7 +6,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { loadConfig, type LoadedConfig } from '../../core/config/load-config.js';
 import { silentLogger, type Logger } from '../../core/logger.js';
-import { Host } from '../../host/host.js';
+import { Host, type HostOptions } from '../../host/host.js';
 import { toolSurfaces, type ToolSurfaceOptions } from '../../host/tools-server/index.js';
 
 export const REPO_ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
@@ -54,12 +54,14 @@ export interface BootOptions {
   env?: Record<string, string>;
   surfaces?: ToolSurfaceOptions;
   log?: Logger;
+  /** The keystore's passphrase source and scrypt cost (tests keep it low). */
+  keystore?: HostOptions['keystore'];
 }
 
 /** Boots and starts a Host with the tool surfaces, as chain-host would, on port 0. */
 export async function bootTestHost(config: unknown = fixtureConfig(), options: BootOptions = {}): Promise<TestHost> {
   const loaded = await loadTestConfig(config, options.env);
-  const host = await Host.create(loaded, { log: options.log ?? silentLogger, surfaces: [toolSurfaces(options.surfaces)] });
+  const host = await Host.create(loaded, { log: options.log ?? silentLogger, surfaces: [toolSurfaces(options.surfaces)], keystore: options.keystore });
   await host.start();
   const base = host.serverUrl('tools');
   return {

@@ -1,8 +1,9 @@
 import { z } from 'zod';
 import { decryptAsReceiver, DecryptionError, encryptMessage } from '../../../core/chain/box-encryption.js';
-import { KeyFormatError, Wallet } from '../../../core/chain/keys.js';
+import { KeyFormatError } from '../../../core/chain/keys.js';
 import { ApiError } from '../../../core/errors.js';
-import { addressSchema, privateKeySchema } from '../../../core/tools/chain-schemas.js';
+import { addressSchema } from '../../../core/tools/chain-schemas.js';
+import type { SignerArguments } from '../../../core/tools/signer-arguments.js';
 import { defineTool, type ToolDefinition } from '../../../core/tools/tool.js';
 
 /**
@@ -18,22 +19,24 @@ function keyError(err: unknown, field: string): never {
   throw err;
 }
 
-export function encryptionTools(): ToolDefinition[] {
+export function encryptionTools(signers: SignerArguments): ToolDefinition[] {
   return [
     defineTool({
       name: 'encrypt_message',
       title: 'Encrypt message',
-      description: "Encrypts a message from the sender's key to the receiver's address (NaCl box, random nonce). Returns hex of nonce ‖ MAC ‖ ciphertext; the receiver decrypts it with decrypt_message.",
+      description: "Encrypts a message from the sender's key (sender_account or sender_private_key) to the receiver's address (NaCl box, random nonce). Returns hex of nonce ‖ MAC ‖ ciphertext; the receiver decrypts it with decrypt_message.",
       capability: 'unsafe',
       input: z.object({
-        sender_private_key: privateKeySchema,
+        ...signers.fields('sender_private_key', 'the sender'),
         receiver_public_key: addressSchema,
         message: z.string().max(MAX_MESSAGE).describe('the text to encrypt (UTF-8)'),
       }),
       output: z.object({ sender_public_key: z.string(), receiver_public_key: z.string(), encrypted_message: z.string() }),
+      refusedArguments: signers.refused('sender_private_key'),
       hints: { destructiveHint: false, idempotentHint: false, openWorldHint: false },
-      run: async ({ sender_private_key, receiver_public_key, message }) => {
-        const sender = Wallet.fromPrivateKey(sender_private_key);
+      run: async (args) => {
+        const { receiver_public_key, message } = args;
+        const sender = signers.resolve(args, 'sender_private_key').wallet;
         let encrypted: string;
         try {
           encrypted = encryptMessage(sender, receiver_public_key, message);
@@ -46,10 +49,10 @@ export function encryptionTools(): ToolDefinition[] {
     defineTool({
       name: 'decrypt_message',
       title: 'Decrypt message',
-      description: "Decrypts a message encrypted to the receiver's key by the sender's address (hex of nonce ‖ MAC ‖ ciphertext). Fails when the keys do not match or the ciphertext was altered.",
+      description: "Decrypts a message encrypted to the receiver's key (receiver_account or receiver_private_key) by the sender's address (hex of nonce ‖ MAC ‖ ciphertext). Fails when the keys do not match or the ciphertext was altered.",
       capability: 'unsafe',
       input: z.object({
-        receiver_private_key: privateKeySchema,
+        ...signers.fields('receiver_private_key', 'the receiver'),
         sender_public_key: addressSchema,
         encrypted_message: z
           .string()
@@ -59,9 +62,11 @@ export function encryptionTools(): ToolDefinition[] {
           .min(80, 'is too short: at least 40 bytes (80 hex characters) of nonce and MAC'),
       }),
       output: z.object({ receiver_public_key: z.string(), sender_public_key: z.string(), decrypted_message: z.string() }),
+      refusedArguments: signers.refused('receiver_private_key'),
       hints: { destructiveHint: false, idempotentHint: false, openWorldHint: false },
-      run: async ({ receiver_private_key, sender_public_key, encrypted_message }) => {
-        const receiver = Wallet.fromPrivateKey(receiver_private_key);
+      run: async (args) => {
+        const { sender_public_key, encrypted_message } = args;
+        const receiver = signers.resolve(args, 'receiver_private_key').wallet;
         let text: string;
         try {
           text = decryptAsReceiver(sender_public_key, receiver, encrypted_message);

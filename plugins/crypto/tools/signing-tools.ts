@@ -1,8 +1,9 @@
 import { z } from 'zod';
-import { isSignature, Wallet } from '../../../core/chain/keys.js';
+import { isSignature } from '../../../core/chain/keys.js';
 import { EnvelopeError, signMessageEnvelope, signRawMessage, verifyMessageEnvelope, verifyRawMessage } from '../../../core/chain/message-signing.js';
 import { ApiError } from '../../../core/errors.js';
-import { addressSchema, privateKeySchema } from '../../../core/tools/chain-schemas.js';
+import { addressSchema } from '../../../core/tools/chain-schemas.js';
+import type { SignerArguments } from '../../../core/tools/signer-arguments.js';
 import { defineTool, type ToolDefinition } from '../../../core/tools/tool.js';
 
 /**
@@ -16,7 +17,8 @@ const messageSchema = z.string().max(MAX_MESSAGE).describe('the exact message te
 const envelopeSchema = z.boolean().default(false).describe('false (default): raw Ed25519 over the UTF-8 text; true: the versioned wallet message envelope (bound to chain_id)');
 const chainIdSchema = z.string().trim().min(1).max(100).optional().describe('chain id inside the envelope (envelope only; default CHAIN_ID)');
 
-export function signingTools(options: { chainId: string }): ToolDefinition[] {
+export function signingTools(options: { chainId: string; signers: SignerArguments }): ToolDefinition[] {
+  const { signers } = options;
   const envelopeChainId = (envelope: boolean, chainId: string | undefined): string | null => {
     if (!envelope && chainId !== undefined) throw ApiError.badRequest('chain_id applies only with envelope: true', { field: 'chain_id' });
     return envelope ? chainId ?? options.chainId : null;
@@ -26,9 +28,10 @@ export function signingTools(options: { chainId: string }): ToolDefinition[] {
       name: 'sign_message',
       title: 'Sign message',
       description:
-        'Signs the exact message text with a private key: raw Ed25519 over its UTF-8 bytes (default), or the versioned wallet envelope with envelope: true. Returns the 128-hex signature and the signer\'s address.',
+        'Signs the exact message text with a keystore account (account) or a private key: raw Ed25519 over its UTF-8 bytes (default), or the versioned wallet envelope with envelope: true. Returns the 128-hex signature and the signer\'s address.',
       capability: 'unsafe',
-      input: z.object({ private_key: privateKeySchema, message: messageSchema, envelope: envelopeSchema, chain_id: chainIdSchema }),
+      input: z.object({ ...signers.fields('private_key', 'the signing account'), message: messageSchema, envelope: envelopeSchema, chain_id: chainIdSchema }),
+      refusedArguments: signers.refused('private_key'),
       output: z.object({
         signature: z.string(),
         public_key: z.string().describe("the signer's address"),
@@ -37,8 +40,9 @@ export function signingTools(options: { chainId: string }): ToolDefinition[] {
         signed_text: z.string().optional().describe('envelope only: the exact text that was signed'),
       }),
       hints: { destructiveHint: false, idempotentHint: false, openWorldHint: false },
-      run: async ({ private_key, message, envelope, chain_id }) => {
-        const wallet = Wallet.fromPrivateKey(private_key);
+      run: async (args) => {
+        const { message, envelope, chain_id } = args;
+        const wallet = signers.resolve(args, 'private_key').wallet;
         const chainId = envelopeChainId(envelope, chain_id);
         if (chainId === null) return { signature: signRawMessage(wallet, message), public_key: wallet.address, scheme: 'raw' as const, chain_id: null };
         try {

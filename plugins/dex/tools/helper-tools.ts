@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { decimalSchema, privateKeySchema, submissionAnswer, transactionSubmissionOut, verboseSchema } from '../../../core/tools/chain-schemas.js';
+import { decimalSchema, submissionAnswer, transactionSubmissionOut, verboseSchema } from '../../../core/tools/chain-schemas.js';
 import { defineTool, type ToolDefinition } from '../../../core/tools/tool.js';
 import type { DexServices } from '../dex-services.js';
 import { helperTrade, type HelperSide } from '../helper-trade.js';
@@ -37,7 +37,7 @@ export function helperTools(dex: DexServices): ToolDefinition[] {
     capability: 'unsafe',
     timeoutMs: 2 * dex.waitTimeoutMs + 30_000,
     input: z.object({
-      private_key: privateKeySchema,
+      ...dex.signers.fields('private_key', 'the trading account'),
       ...(side === 'buy'
         ? { buy_token: tokenSchema('token bought'), sell_token: tokenSchema('token paid').default('currency') }
         : { sell_token: tokenSchema('token sold'), buy_token: tokenSchema('token received').default('currency') }),
@@ -47,11 +47,12 @@ export function helperTools(dex: DexServices): ToolDefinition[] {
       verbose: verboseSchema,
     }),
     output: helperOut,
+    refusedArguments: dex.signers.refused('private_key'),
     hints: { idempotentHint: false, openWorldHint: true },
     run: async (args, ctx) => {
       const a = args as typeof args & { buy_token: string; sell_token: string };
       const r = await helperTrade(dex, {
-        side, privateKey: a.private_key, buyToken: a.buy_token, sellToken: a.sell_token, amount: a.amount,
+        side, privateKey: dex.signers.resolve(a, 'private_key').wallet, buyToken: a.buy_token, sellToken: a.sell_token, amount: a.amount,
         slippagePercent: a.slippage, deadlineMinutes: a.deadline_min, signal: ctx.signal, progress: (m) => ctx.progress(m),
         confirm: (request) => ctx.confirm(request),
       });

@@ -1,6 +1,5 @@
 import { z } from 'zod';
-import { Wallet } from '../../../core/chain/keys.js';
-import { addressSchema, decimalSchema, privateKeySchema, submissionAnswer } from '../../../core/tools/chain-schemas.js';
+import { addressSchema, decimalSchema, submissionAnswer } from '../../../core/tools/chain-schemas.js';
 import { defineTool, type ToolDefinition } from '../../../core/tools/tool.js';
 import { ApiError } from '../../../core/errors.js';
 import { FRESH_PLAN_HINT } from '../dex-errors.js';
@@ -21,7 +20,7 @@ import {
  * calls, amounts and recipient come from the stored plan and cannot be supplied.
  */
 
-const FLOW = 'Show the complete plan to the user and get their confirmation, then call the matching dex_submit_* tool with only plan_id and the private key. The plan can be submitted once, before expires_at.';
+const FLOW = 'Show the complete plan to the user and get their confirmation, then call the matching dex_submit_* tool with only plan_id and the signer (account or private_key). The plan can be submitted once, before expires_at.';
 
 function issued(plan: IssuedPlan): z.input<typeof issuedPlanOut> {
   return {
@@ -62,14 +61,17 @@ export function planTools(dex: DexServices): ToolDefinition[] {
   const submitTool = (kind: SubmitKind) => defineTool({
     name: `dex_submit_${kind}`,
     title: `Submit a DEX ${kind.replace('_', ' ')} plan`,
-    description: `${SUBMIT_DESCRIPTIONS[kind]} (operations: ${SUBMIT_KINDS[kind].operations.join(', ')}). Arguments are only private_key, plan_id and simulate: the calls, amounts and recipient are the plan's. The plan is consumed first — before any check, dry run or send — and stays consumed whatever happens next (also when a later call fails after an approval executed); a consumed, expired, evicted, lost or unknown plan is an error: create a fresh plan. Refused with plan_expiring (nothing consumed or sent) when the deadline is too close to execute every call. Each call is dry-run (unless simulate is false), sent in order and waited for; the answer gives per call the hash, success, return value, fee in currency and balances written, plus calls_ran and total_fee (full receipts with CHAIN_INCLUDE_RAW).`,
+    description: `${SUBMIT_DESCRIPTIONS[kind]} (operations: ${SUBMIT_KINDS[kind].operations.join(', ')}). Arguments are only the signer (account, a keystore account, or private_key), plan_id and simulate: the calls, amounts and recipient are the plan's. The plan is consumed first — before any check, dry run or send — and stays consumed whatever happens next (also when a later call fails after an approval executed); a consumed, expired, evicted, lost or unknown plan is an error: create a fresh plan. Refused with plan_expiring (nothing consumed or sent) when the deadline is too close to execute every call. Each call is dry-run (unless simulate is false), sent in order and waited for; the answer gives per call the hash, success, return value, fee in currency and balances written, plus calls_ran and total_fee (full receipts with CHAIN_INCLUDE_RAW).`,
     capability: 'unsafe',
     timeoutMs: 4 * dex.waitTimeoutMs + 30_000,
     // Exactly these three arguments (spec part 4): the full detail comes with CHAIN_INCLUDE_RAW only.
-    input: z.object({ private_key: privateKeySchema, plan_id: planIdSchema, simulate: simulateSchema }),
+    input: z.object({ ...dex.signers.fields('private_key', 'the account the plan was made for'), plan_id: planIdSchema, simulate: simulateSchema }),
     output: submitOut,
+    refusedArguments: dex.signers.refused('private_key'),
     hints: { idempotentHint: false, openWorldHint: true },
     run: async (args, ctx) => {
+      // Who signs, checked before the plan is touched: a bad or unknown signer consumes nothing.
+      const signer = dex.signers.resolve(args, 'private_key');
       // 0. Too close to its deadline: refuse before claiming, so nothing is consumed or sent.
       const pending = dex.registry.peek(args.plan_id);
       if (pending && dex.blockTime) {
@@ -79,8 +81,7 @@ export function planTools(dex: DexServices): ToolDefinition[] {
       // 1. Consume. Synchronous and first: of concurrent submits exactly one gets past this line.
       const plan = dex.registry.claim(args.plan_id);
       // 2. Checks on the consumed plan.
-      const signer = Wallet.fromPrivateKey(args.private_key).address;
-      const checked = checkPlanForSubmit(plan.planId, plan.plan, { kind, chainId: dex.chainId, signer, nowMs: dex.now() });
+      const checked = checkPlanForSubmit(plan.planId, plan.plan, { kind, chainId: dex.chainId, signer: signer.wallet.address, signerLabel: signer.label, nowMs: dex.now() });
       const context = { plan_id: plan.planId, plan_digest: plan.digest, operation: checked.operation };
       if (dex.guard) {
         try {
@@ -93,7 +94,7 @@ export function planTools(dex: DexServices): ToolDefinition[] {
         }
       }
       // 3. Dry run, send and wait, call by call.
-      const result = await executeCalls(dex.sender(), args.private_key, checked.calls, {
+      const result = await executeCalls(dex.sender(), signer.wallet, checked.calls, {
         simulate: args.simulate, signal: ctx.signal, waitTimeoutMs: dex.waitTimeoutMs, context, progress: (m) => ctx.progress(m),
         confirm: (request) => ctx.confirm(request), about: { operation: checked.operation, plan_id: plan.planId, plan_digest: plan.digest },
       });

@@ -8,8 +8,11 @@ import {
   UPSTREAM_MCP_PATH,
   type DeriveOptions,
 } from '../../../core/chain/hd-wallet.js';
+import { Wallet } from '../../../core/chain/keys.js';
 import { ApiError } from '../../../core/errors.js';
+import type { SignerArguments } from '../../../core/tools/signer-arguments.js';
 import { defineTool, type ToolDefinition } from '../../../core/tools/tool.js';
+import { newKeyAnswer } from './key-tools.js';
 
 /**
  * HD wallets. The default scheme `xian` is the official browser and mobile wallets' derivation
@@ -47,14 +50,15 @@ const mnemonicSchema = z
   .describe('BIP39 English mnemonic (12, 15, 18, 21 or 24 words; case and extra spaces are ignored)');
 
 const hdOut = z.object({
-  mnemonic: z.string(),
+  mnemonic: z.string().optional().describe('the words (absent with store_as: only the derived key is kept)'),
   word_count: z.number().int(),
   scheme: z.enum(['xian', 'xian_v1', 'slip10']),
   index: z.number().int().nullable().describe('account index (xian schemes)'),
   path: z.string().nullable().describe('SLIP-10 path (slip10 scheme)'),
   derivation: z.string().describe('how the key was derived, in words'),
   xian_public_key: z.string().describe('the address (64-hex Ed25519 public key)'),
-  xian_private_key: z.string().describe('64-hex Ed25519 seed; keep it secret'),
+  xian_private_key: z.string().optional().describe('64-hex Ed25519 seed; keep it secret (absent with store_as)'),
+  stored_as: z.string().optional().describe('the keystore account now holding the derived key (with store_as); sign with account: <this>'),
 });
 
 function derive(mnemonic: string, scheme: SchemeName, index: number, path: string | undefined): z.input<typeof hdOut> {
@@ -88,39 +92,53 @@ function derive(mnemonic: string, scheme: SchemeName, index: number, path: strin
   };
 }
 
-export function hdTools(): ToolDefinition[] {
-  return [
+/** The derivation's answer, or — with store_as — the key stored and the answer stripped of the mnemonic and key. */
+async function answer(signers: SignerArguments, derived: z.input<typeof hdOut>, storeAs: string | undefined): Promise<z.input<typeof hdOut>> {
+  const { mnemonic, xian_private_key, ...publicPart } = derived;
+  const wallet = Wallet.fromPrivateKey(xian_private_key!);
+  return { ...publicPart, ...(await newKeyAnswer(signers, wallet, storeAs, () => ({ mnemonic, xian_private_key }))) };
+}
+
+export function hdTools(signers: SignerArguments): ToolDefinition[] {
+  const tools = [
     defineTool({
       name: 'create_hd_wallet',
       title: 'Create HD wallet',
       description:
-        'Creates a new BIP39 mnemonic (12 words by default, or 24) and derives its key. Default scheme "xian" matches the official browser and mobile wallets; "slip10" reproduces the upstream MCP server (compatibility only). Returns the mnemonic and the key; neither is kept.',
+        'Creates a new BIP39 mnemonic (12 words by default, or 24) and derives its key. Default scheme "xian" matches the official browser and mobile wallets; "slip10" reproduces the upstream MCP server (compatibility only). Returns the mnemonic and the key; neither is kept — unless store_as keeps the key in the host\'s keystore, when only the address is returned (the mnemonic is then not shown, and not kept).',
       capability: 'unsafe',
       input: z.object({
         words: z.union([z.literal(12), z.literal(24)]).default(12).describe('mnemonic length: 12 (default, like the browser wallet) or 24'),
         scheme: z.enum(['xian', 'slip10']).default('xian').describe('xian (default): the official wallets\' derivation; slip10: upstream MCP server compatibility'),
         index: indexSchema,
         path: pathSchema,
+        store_as: signers.storeAsField(),
       }),
       output: hdOut,
       hints: { destructiveHint: false, idempotentHint: false, openWorldHint: false },
-      run: async ({ words, scheme, index, path }) => derive(generateMnemonic(words), scheme, index, path),
+      run: async ({ words, scheme, index, path, store_as }) => answer(signers, derive(generateMnemonic(words), scheme, index, path), store_as),
     }),
+  ];
+  // It takes a mnemonic, a key in words: withheld when no key may cross the tool interface.
+  if (!signers.privateKeyArguments) return tools;
+  tools.push(
     defineTool({
       name: 'create_hd_wallet_from_mnemonic',
       title: 'Import HD wallet from mnemonic',
       description:
-        'Derives the key of an existing BIP39 mnemonic (checksum checked). Default scheme "xian" gives the same address as the official browser and mobile wallets; "xian_v1" recovers older browser-wallet keys; "slip10" reproduces the upstream MCP server.',
+        'Derives the key of an existing BIP39 mnemonic (checksum checked). Default scheme "xian" gives the same address as the official browser and mobile wallets; "xian_v1" recovers older browser-wallet keys; "slip10" reproduces the upstream MCP server. With store_as the key is kept in the host\'s keystore and only the address is returned.',
       capability: 'unsafe',
       input: z.object({
         mnemonic: mnemonicSchema,
         scheme: z.enum(['xian', 'xian_v1', 'slip10']).default('xian').describe('xian (default), xian_v1 (older browser wallets) or slip10 (upstream MCP server)'),
         index: indexSchema,
         path: pathSchema,
+        store_as: signers.storeAsField(),
       }),
       output: hdOut,
       hints: { destructiveHint: false, idempotentHint: false, openWorldHint: false },
-      run: async ({ mnemonic, scheme, index, path }) => derive(mnemonic, scheme, index, path),
+      run: async ({ mnemonic, scheme, index, path, store_as }) => answer(signers, derive(mnemonic, scheme, index, path), store_as),
     }),
-  ];
+  );
+  return tools;
 }

@@ -7,16 +7,18 @@ import {
   decimalSchema,
   functionNameSchema,
   kwargsSchema,
-  privateKeySchema,
   submissionAnswer,
   transactionSubmissionOut,
   verboseSchema,
   withExtras,
 } from '../../../core/tools/chain-schemas.js';
+import type { SignerArguments } from '../../../core/tools/signer-arguments.js';
 import { defineTool, type ToolDefinition } from '../../../core/tools/tool.js';
 
 export interface SendToolDeps {
   submitter(): TransactionSubmitter;
+  /** `account` or `private_key`: the shared signer arguments. */
+  signers: SignerArguments;
   includeRaw: boolean;
   /** How long `wait` may take; the tool's own timeout is this plus a margin. */
   waitTimeoutMs: number;
@@ -39,11 +41,11 @@ export function sendTools(deps: SendToolDeps): ToolDefinition[] {
     defineTool({
       name: 'send_transaction',
       title: 'Send transaction',
-      description: `Signs and sends a contract call (contract.function(**kwargs)) from the private key's account. ${FLOW} Returns the hash, success, return value, fee in currency and the balances it wrote; verbose adds the receipt's events and state writes.`,
+      description: `Signs and sends a contract call (contract.function(**kwargs)) from a keystore account (account) or a private key. ${FLOW} Returns the hash, success, return value, fee in currency and the balances it wrote; verbose adds the receipt's events and state writes.`,
       capability: 'unsafe',
       timeoutMs,
       input: z.object({
-        private_key: privateKeySchema,
+        ...deps.signers.fields('private_key', 'the sending account'),
         contract: contractNameSchema,
         function: functionNameSchema,
         kwargs: kwargsSchema,
@@ -52,11 +54,12 @@ export function sendTools(deps: SendToolDeps): ToolDefinition[] {
         verbose: verboseSchema,
       }),
       output: transactionSubmissionOut,
+      refusedArguments: deps.signers.refused('private_key'),
       hints: { idempotentHint: false, openWorldHint: true },
       run: async (args, ctx) =>
         finish(
           await deps.submitter().submit({
-            key: args.private_key,
+            key: deps.signers.resolve(args, 'private_key').wallet,
             contract: args.contract,
             function: args.function,
             kwargs: args.kwargs,
@@ -75,7 +78,7 @@ export function sendTools(deps: SendToolDeps): ToolDefinition[] {
       capability: 'unsafe',
       timeoutMs,
       input: z.object({
-        private_key: privateKeySchema,
+        ...deps.signers.fields('private_key', 'the sending account'),
         to_address: addressSchema,
         token_contract: contractNameSchema.default('currency'),
         amount: decimalSchema({ description: 'amount to send, > 0, at most 30 decimal places' }),
@@ -83,6 +86,7 @@ export function sendTools(deps: SendToolDeps): ToolDefinition[] {
         verbose: verboseSchema,
       }),
       output: transactionSubmissionOut,
+      refusedArguments: deps.signers.refused('private_key'),
       hints: { idempotentHint: false, openWorldHint: true },
       run: async (args, ctx) => {
         const kwargs = Object.create(null) as JsonObject;
@@ -90,7 +94,7 @@ export function sendTools(deps: SendToolDeps): ToolDefinition[] {
         kwargs['to'] = args.to_address;
         return finish(
           await deps.submitter().submit({
-            key: args.private_key,
+            key: deps.signers.resolve(args, 'private_key').wallet,
             contract: args.token_contract,
             function: 'transfer',
             kwargs,

@@ -19,6 +19,7 @@ async function listToolsOver(url: string, headers: Record<string, string>): Prom
 
 const DB_PASSWORD = 'db-password-must-not-show';
 const NODE_PASSWORD = 'node-password-must-not-show';
+const KEYSTORE_PASSPHRASE = 'keystore-passphrase-must-not-show';
 
 describe('connect banner', function () {
   this.timeout(30_000);
@@ -30,6 +31,7 @@ describe('connect banner', function () {
       CHAIN_NODE_URL: `http://operator:${NODE_PASSWORD}@node.internal:26657`,
       CHAIN_HOME: 'relative-home',
       HTTP_PORT: '0',
+      CHAIN_KEYSTORE_PASSPHRASE: KEYSTORE_PASSPHRASE,
     };
     let h: TestHost;
     let banner: string;
@@ -40,7 +42,7 @@ describe('connect banner', function () {
     after(() => h?.stop());
 
     it('shows no token, password or credential', () => {
-      for (const secret of [TEST_TOKEN, DB_PASSWORD, NODE_PASSWORD, 'operator', 'indexer']) assert.ok(!banner.includes(secret), `banner shows ${secret}:\n${banner}`);
+      for (const secret of [TEST_TOKEN, DB_PASSWORD, NODE_PASSWORD, KEYSTORE_PASSPHRASE, 'operator', 'indexer']) assert.ok(!banner.includes(secret), `banner shows ${secret}:\n${banner}`);
     });
 
     it('gives the real /mcp URL, bracketed, with the token as a placeholder header', () => {
@@ -67,6 +69,8 @@ describe('connect banner', function () {
         CHAIN_HOME: h.host.config.settings.home,
         CHAIN_NODE_URL: 'http://<credentials>@node.internal:26657',
         CHAIN_BDS_DATABASE_URL: '<CHAIN_BDS_DATABASE_URL>',
+        // The stdio server cannot prompt for it: the client's env must carry it.
+        CHAIN_KEYSTORE_PASSPHRASE: '<CHAIN_KEYSTORE_PASSPHRASE>',
       });
       assert.ok(path.isAbsolute(stdio.env!.CHAIN_HOME!) && stdio.env!.CHAIN_HOME!.endsWith('relative-home'));
     });

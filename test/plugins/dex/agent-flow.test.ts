@@ -51,7 +51,7 @@ describe('dex agent flow over MCP against the devnet (with BDS)', function () {
       'dex_plan_add_liquidity', 'dex_plan_remove_liquidity', 'dex_submit_swap', 'dex_submit_add_liquidity', 'dex_submit_remove_liquidity',
       'buy_on_dex', 'sell_on_dex', 'dex_wait_live_event', 'dex_list_events']) assert.ok(names.includes(n), n);
     const submitTool = tools.find((t) => t.name === 'dex_submit_swap')!;
-    assert.deepEqual(Object.keys(submitTool.inputSchema.properties ?? {}).sort(), ['plan_id', 'private_key', 'simulate']);
+    assert.deepEqual(Object.keys(submitTool.inputSchema.properties ?? {}).sort(), ['account', 'plan_id', 'private_key', 'simulate']);
     assert.equal(submitTool.annotations?.destructiveHint, true);
 
     const cursor0 = hasBds ? ok(await h.mcp('dex_list_events', { contract: 'con_pairs', event: 'Swap' })).next_after_id : 0;

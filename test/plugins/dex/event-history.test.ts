@@ -32,7 +32,7 @@ function services(registry: QueryPathRegistry | null, node: Partial<ChainNode> =
   const n = node as ChainNode;
   return {
     node: n, reader: new DexReader(n), registry: null as never, chainId: 'chain-local-1', market: { maxScanPairs: 500 }, now: Date.now,
-    sender: () => { throw new Error('unused'); }, guard: null, waitTimeoutMs: 1000, includeRaw: false, blockTime: null, safetyBlocks: 2, queryPaths: () => registry,
+    sender: () => { throw new Error('unused'); }, guard: null, waitTimeoutMs: 1000, includeRaw: false, blockTime: null, safetyBlocks: 2, queryPaths: () => registry, signers: null as never,
   };
 }
 

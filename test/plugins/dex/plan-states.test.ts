@@ -1,5 +1,11 @@
 import assert from 'node:assert/strict';
 import { createHash } from 'node:crypto';
+import { mkdtemp, rm } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import { HostAccounts } from '../../../core/keystore/host-accounts.js';
+import { Keystore } from '../../../core/keystore/keystore.js';
+import { DEFAULT_KEY_ARGUMENTS, SignerArguments } from '../../../core/tools/signer-arguments.js';
 import { canonicalJson } from '../../../core/chain/canonical-json.js';
 import { PlanRegistry } from '../../../plugins/dex/plan-registry.js';
 import { checkPlanForSubmit } from '../../../plugins/dex/plan-check.js';
@@ -105,6 +111,27 @@ describe('dex plans: the state machine (spec part 3)', () => {
       assert.equal(e.details!.plan_status, 'consumed');
       assert.equal(h.sender.requests.length, 0);
       expectCode(await h.call('dex_submit_swap', submit(id)), 'plan_consumed', 409);
+    });
+
+    it('a keystore account that is not the plan\'s is refused by name (plan_account_mismatch); the plan\'s own account submits', async () => {
+      const home = await mkdtemp(path.join(os.tmpdir(), 'dex-accounts-'));
+      try {
+        const store = new Keystore(home, { scrypt: { n: 2 ** 10, r: 8, p: 1 } });
+        await store.add('mallory', STRANGER, 'a passphrase of tests');
+        await store.add('owner', OWNER, 'a passphrase of tests');
+        const accounts = new HostAccounts(home);
+        await accounts.unlock('a passphrase of tests');
+        const h = planHarness();
+        h.services.signers = new SignerArguments(DEFAULT_KEY_ARGUMENTS, () => accounts);
+        const wrong = h.issue();
+        const e = expectCode(await h.call('dex_submit_swap', { account: 'mallory', plan_id: wrong }), 'plan_account_mismatch', 403);
+        assert.match(e.message, new RegExp(`^account "mallory" \\(${STRANGER.address}\\) is not the account the plan was made for: the plan belongs to account ${OWNER.address}`));
+        const right = await h.call('dex_submit_swap', { account: 'owner', plan_id: h.issue() });
+        assert.equal(right.ok, true);
+        assert.equal(h.sender.requests.length, 2);
+      } finally {
+        await rm(home, { recursive: true, force: true });
+      }
     });
 
     it('a plan for another chain id fails (and is consumed)', async () => {
@@ -329,12 +356,12 @@ describe('dex plans: the state machine (spec part 3)', () => {
       assert.equal(h.registry.state(id), 'active');
     });
 
-    it('the submit tools are unsafe and take exactly private_key, plan_id, simulate (default true)', () => {
+    it('the submit tools are unsafe and take exactly the signer (account or private_key), plan_id, simulate (default true)', () => {
       const h = planHarness();
       for (const name of ['dex_submit_swap', 'dex_submit_add_liquidity', 'dex_submit_remove_liquidity']) {
         const t = h.tools.get(name)!;
         assert.equal(t.capability, 'unsafe');
-        assert.deepEqual(Object.keys(t.input.shape).sort(), ['plan_id', 'private_key', 'simulate']);
+        assert.deepEqual(Object.keys(t.input.shape).sort(), ['account', 'plan_id', 'private_key', 'simulate']);
         assert.equal(t.input.parse({ private_key: OWNER.exportPrivateKey(), plan_id: 'a'.repeat(43) }).simulate, true);
       }
       for (const name of ['dex_plan_swap', 'dex_plan_add_liquidity', 'dex_plan_remove_liquidity']) assert.equal(h.tools.get(name)!.capability, 'read');

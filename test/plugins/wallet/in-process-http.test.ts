@@ -34,7 +34,9 @@ describe('wallet, query, crypto and simulate tools over POST /tools/{name} (in-p
         assert.ok(tool.title && tool.description, name);
       }
       assert.equal(listed.verify_signature.annotations.openWorldHint, false);
-      assert.deepEqual(listed.send_tokens.input_schema.required.sort(), ['amount', 'private_key', 'to_address']);
+      // The signer is account or private_key, exactly one (checked at call time): neither is required by the schema.
+      assert.deepEqual(listed.send_tokens.input_schema.required.sort(), ['amount', 'to_address']);
+      assert.ok(listed.send_tokens.input_schema.properties.account && listed.send_tokens.input_schema.properties.private_key);
     });
   });
 

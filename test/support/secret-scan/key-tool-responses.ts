@@ -32,7 +32,9 @@ export function keyToolCallIds(body: string): Array<string | number> {
   const ids: Array<string | number> = [];
   for (const message of Array.isArray(parsed) ? parsed : [parsed]) {
     if (!message || typeof message !== 'object') continue;
-    const { method, params, id } = message as { method?: unknown; params?: { name?: unknown }; id?: unknown };
+    const { method, params, id } = message as { method?: unknown; params?: { name?: unknown; arguments?: { store_as?: unknown } }; id?: unknown };
+    // With store_as the key stays in the keystore and the answer is the address alone: scanned like any other.
+    if (params?.arguments?.store_as !== undefined) continue;
     if (method === 'tools/call' && typeof params?.name === 'string' && KEY_RETURNING_TOOLS.has(params.name) && (typeof id === 'string' || typeof id === 'number')) ids.push(id);
   }
   return ids;

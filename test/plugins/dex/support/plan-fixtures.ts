@@ -1,3 +1,6 @@
+import os from 'node:os';
+import { HostAccounts } from '../../../../core/keystore/host-accounts.js';
+import { DEFAULT_KEY_ARGUMENTS, SignerArguments } from '../../../../core/tools/signer-arguments.js';
 import type { JsonObject } from '../../../../core/chain/canonical-json.js';
 import { Wallet } from '../../../../core/chain/keys.js';
 import type { ChainNode } from '../../../../core/chain/node.js';
@@ -127,6 +130,8 @@ export function planHarness(options: { ttlSeconds?: number; maxEntries?: number;
     blockTime: options.blockTimeMs === undefined ? null : { blockTimeMs: async () => options.blockTimeMs! },
     safetyBlocks: options.safetyBlocks ?? 2,
     queryPaths: () => null,
+    // Raw keys only: no keystore account is unlocked in these unit tests.
+    signers: new SignerArguments(DEFAULT_KEY_ARGUMENTS, () => new HostAccounts(os.tmpdir())),
   };
   const list = new ContributionList<ToolDefinition>('tool', (t) => t.name);
   const defs = planTools(services);
