@@ -4,9 +4,9 @@ import { readdir, readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
-import type { JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
 import { Wallet } from '../../../core/chain/keys.js';
 import { Keystore } from '../../../core/keystore/keystore.js';
+import { recordMcpTraffic } from '../../support/mcp-traffic.js';
 import { scanForSecrets } from '../../support/secret-scan.js';
 import { REPO_ROOT, writeTempConfig, type TestHost } from '../../support/test-host.js';
 import { devAccount, devnetConfig, expectError, mcpCaller, tempHome, type ToolCaller } from './chain-tool-kit.js';
@@ -46,16 +46,7 @@ async function session(home: string, options: { passphrase?: string | null; wall
   const host = await bootTestHost(config, { keystore: { passphrase: async () => passphrase, scrypt: FAST } });
   const server = createMcpServer(host.host, 'in-process');
   const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
-  const messages: string[] = [];
-  const record = (transport: InMemoryTransport) => {
-    const send = transport.send.bind(transport);
-    transport.send = async (message: JSONRPCMessage, ...rest) => {
-      messages.push(JSON.stringify(message));
-      return send(message, ...rest);
-    };
-  };
-  record(clientSide);
-  record(serverSide);
+  const messages = recordMcpTraffic(clientSide, serverSide);
   await server.connect(serverSide);
   const client = new Client({ name: 'keystore-accounts-test', version: '1.0.0' });
   await client.connect(clientSide);

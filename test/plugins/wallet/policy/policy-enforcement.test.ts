@@ -7,6 +7,8 @@ import { ElicitRequestSchema, type ElicitResult } from '@modelcontextprotocol/sd
 import { ChainDecimal } from '../../../../core/chain/decimal.js';
 import { Wallet } from '../../../../core/chain/keys.js';
 import { Keystore } from '../../../../core/keystore/keystore.js';
+import { recordMcpTraffic } from '../../../support/mcp-traffic.js';
+import { scanForSecrets } from '../../../support/secret-scan.js';
 import { devAccount, devnetConfig, expectError, mcpCaller, startHost, tempHome, type RunningHost, type ToolCaller } from '../chain-tool-kit.js';
 
 /**
@@ -34,6 +36,8 @@ describe('spending policy and send confirmation (MCP elicitation) before signing
   let home: Awaited<ReturnType<typeof tempHome>>;
   let running: RunningHost | undefined;
   let clients: McpClient[] = [];
+  /** Every MCP message of every session, for the secret scan. */
+  const traffic: string[][] = [];
 
   const config = () =>
     devnetConfig(home.dir, {
@@ -51,10 +55,11 @@ describe('spending policy and send confirmation (MCP elicitation) before signing
   }
 
   /** An MCP SDK client on the host's MCP server; `elicit` given = the client declares elicitation. */
-  async function connect(elicit?: Elicit): Promise<McpClient> {
+  async function connect(elicit?: Elicit, { scanned = true } = {}): Promise<McpClient> {
     const { createMcpServer } = await import('../../../../host/tools-server/mcp-server.js');
     const server = createMcpServer(running!.host.host, 'in-process');
     const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
+    if (scanned) traffic.push(recordMcpTraffic(clientSide, serverSide));
     await server.connect(serverSide);
     const client = new Client({ name: 'policy-test', version: '1.0.0' }, { capabilities: elicit ? { elicitation: {} } : {} });
     const asked: string[] = [];
@@ -86,7 +91,9 @@ describe('spending policy and send confirmation (MCP elicitation) before signing
     return String(outcome.result.balance);
   }
 
-  const send = (caller: ToolCaller, amount: string) => caller('send_tokens', { private_key: SPENDER.privateKey, to_address: FRIEND, amount });
+  /** Sends as the keystore account (the key never crosses MCP); `byKey` sends the same account's raw key instead. */
+  const send = (caller: ToolCaller, amount: string, byKey = false) =>
+    caller('send_tokens', { ...(byKey ? { private_key: SPENDER.privateKey } : { account: 'spender' }), to_address: FRIEND, amount });
 
   /** Asserts that `attempt` is refused with `code` and that nothing was signed: same nonce, same balances. */
   async function refusedBeforeSigning(attempt: () => Promise<Awaited<ReturnType<ToolCaller>>>, code: string, match?: RegExp) {
@@ -99,6 +106,8 @@ describe('spending policy and send confirmation (MCP elicitation) before signing
   }
 
   before(async () => {
+    // The host unlocks the keystore with this at start, as a deployment would.
+    process.env.CHAIN_KEYSTORE_PASSPHRASE = PASS;
     home = await tempHome();
     await new Keystore(home.dir, { scrypt: { n: 2 ** 10, r: 8, p: 1 } }).add('spender', Wallet.fromPrivateKey(SPENDER.privateKey), PASS);
     await boot();
@@ -110,7 +119,16 @@ describe('spending policy and send confirmation (MCP elicitation) before signing
   });
 
   after(async () => {
+    delete process.env.CHAIN_KEYSTORE_PASSPHRASE;
     await running?.stop();
+    // No private key in any MCP message nor in the keystore's files (only sealed there).
+    traffic.flat().forEach((text, i) => {
+      scanForSecrets(text, `policy MCP message ${i}`);
+      assert.ok(!text.includes(SPENDER.privateKey), `the spender's key is in MCP message ${i}`);
+    });
+    const keyFile = await readFile(path.join(home.dir, 'keys', 'spender.json'), 'utf8');
+    scanForSecrets(keyFile, 'keystore file spender.json');
+    assert.ok(!keyFile.includes(SPENDER.privateKey));
     await home?.remove();
   });
 
@@ -147,6 +165,10 @@ describe('spending policy and send confirmation (MCP elicitation) before signing
     assert.deepEqual(error.details?.remaining, { currency: '100' });
     assert.equal(error.details?.account, 'spender');
     assert.deepEqual(mcp.asked, [], 'the policy refuses before a person is asked');
+    // The policy binds the account's address, however its key arrives (this session carries the
+    // raw key on purpose, so it stays out of the secret scan).
+    const byKey = await connect(accept, { scanned: false });
+    await refusedBeforeSigning(() => send(byKey.call, '101', true), 'policy_denied', /rule maxPerTransaction/);
   });
 
   it('a declined confirmation sends nothing', async () => {
