@@ -67,7 +67,8 @@ export const graphqlPlugin = definePlugin({
     else {
       try {
         source = await openOwnDatabase({
-          url: o.databaseUrl ?? ctx.settings.bdsDatabaseUrl,
+          // A read copy (CHAIN_BDS_READ_DATABASE_URL) serves GraphQL when set: GraphQL only reads.
+          url: o.databaseUrl ?? ctx.settings.bdsReadDatabaseUrl ?? ctx.settings.bdsDatabaseUrl,
           pgliteDir: o.pgliteDir ? resolve(ctx.settings.home, o.pgliteDir) : join(ctx.settings.home, 'bds'),
           schema: o.schema,
           poolMax: o.poolMaxSize,

@@ -35,6 +35,13 @@ export function addBdsGauges(metrics: MetricsRegistrar, service: () => BdsServic
   metrics.addGauge({ name: 'bds_spool_pending_files', help: 'Block files in the recovery spool not yet committed to the database', collect: () => follower()?.spool.count ?? null });
   metrics.addGauge({ name: 'bds_spool_bytes', help: 'Bytes of the pending spool files', collect: () => follower()?.spool.totalBytes ?? null });
   metrics.addGauge({
+    name: 'bds_read_replica_lag_blocks', help: 'Blocks the BDS read database (CHAIN_BDS_READ_DATABASE_URL) is behind the writer; absent without one or while it does not answer',
+    collect: async () => {
+      const replica = service()?.replica;
+      return replica ? (await replica.status()).lag_blocks : null;
+    },
+  });
+  metrics.addGauge({
     name: 'bds_worker_running', help: 'Whether the BDS writer loop is running (1) or not (0)',
     collect: () => {
       const f = follower();
