@@ -180,7 +180,9 @@ function createPgKnex(options: BdsDatabaseOptions & { schema: string }): Knex {
       options: sessionOptions,
     } as Knex.PgConnectionConfig,
     searchPath: [options.schema],
-    pool: { min: options.poolMin ?? 1, max: options.poolMax ?? 10, propagateCreateError: false },
+    // The writer's pool keeps retrying a connection for acquireTimeoutMs (its worker retries anyway);
+    // a read pool answers at once that its server is unreachable instead of holding the request.
+    pool: { min: options.poolMin ?? 1, max: options.poolMax ?? 10, propagateCreateError: options.readOnly === true },
     acquireConnectionTimeout: options.acquireTimeoutMs === 0 ? 2_147_483_647 : options.acquireTimeoutMs ?? 10_000,
     log: knexLog(options.logger),
   });
