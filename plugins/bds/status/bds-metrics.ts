@@ -6,8 +6,26 @@ import { ALERT_CODES, heightLag } from './bds-status.js';
 /**
  * The BDS figures on the host's `/metrics`: the `/bds_status` numbers the worker keeps in
  * memory, read at scrape time (no table is read; only the alert gauge asks the database for a
- * bounded `select 1`), and the database failures of the worker, counted as they happen.
+ * bounded `select 1`, and with a read database the lag gauge asks it for its highest block, also
+ * bounded), and the database failures of the worker, counted as they happen.
  */
+
+/** A scrape waits at most this long for the read database's highest block (one index lookup). */
+const REPLICA_ASK_MS = 1000;
+
+/** The value, or null when it takes longer than `ms` (a scrape must not hang on a black-holed server). */
+async function withinMs<T>(value: Promise<T>, ms: number): Promise<T | null> {
+  let timer: NodeJS.Timeout | undefined;
+  const late = new Promise<null>((resolve) => {
+    timer = setTimeout(() => resolve(null), ms);
+    timer.unref();
+  });
+  try {
+    return await Promise.race([value, late]);
+  } finally {
+    clearTimeout(timer);
+  }
+}
 
 /** Registers `bds_db_errors_total{operation}`; the returned function is the service's `onDbError`. */
 export function bdsDbErrorCounter(metrics: MetricsRegistrar): (operation: BdsDbOperation) => void {
@@ -38,7 +56,7 @@ export function addBdsGauges(metrics: MetricsRegistrar, service: () => BdsServic
     name: 'bds_read_replica_lag_blocks', help: 'Blocks the BDS read database (CHAIN_BDS_READ_DATABASE_URL) is behind the writer; absent without one or while it does not answer',
     collect: async () => {
       const replica = service()?.replica;
-      return replica ? (await replica.status()).lag_blocks : null;
+      return replica ? (await withinMs(replica.status(), REPLICA_ASK_MS))?.lag_blocks ?? null : null;
     },
   });
   metrics.addGauge({

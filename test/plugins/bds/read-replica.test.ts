@@ -40,6 +40,7 @@ describe('BDS with a read replica (PostgreSQL streaming replication)', function 
         graphql: { host: '127.0.0.1', port: 0 },
       },
       dashboard: dash.RELAXED_LIMITS,
+      config: { metrics: { host: '127.0.0.1', port: 0 } },
       // Both URLs through the environment, as an operator sets them.
       env: { CHAIN_BDS_DATABASE_URL: pair.primaryUrl, CHAIN_BDS_READ_DATABASE_URL: pair.standbyUrl },
     });
@@ -166,6 +167,11 @@ describe('BDS with a read replica (PostgreSQL streaming replication)', function 
       assert.equal(Number(status.indexed.indexed_height), before, 'indexed = what reads can see (the replica)');
       assert.ok(status.read_replica.writer_indexed_height >= h, JSON.stringify(status.read_replica));
       assert.ok(status.read_replica.lag_blocks >= h - before, JSON.stringify(status.read_replica));
+      const lagGauge = async () => {
+        const text = await (await fetch(`${writer!.host.serverUrl('metrics')}/metrics`)).text();
+        return Number(/^bds_read_replica_lag_blocks (\d+)$/m.exec(text)?.[1] ?? NaN);
+      };
+      assert.ok(await lagGauge() >= h - before, 'bds_read_replica_lag_blocks shows the lag');
       const gql = (await graphql(gqlWriterHost, '{ bdsStatus { indexedHeight readReplicaLag } }')).json.data.bdsStatus;
       assert.equal(Number(gql.indexedHeight), before);
       assert.ok(Number(gql.readReplicaLag) >= h - before, JSON.stringify(gql));
@@ -186,6 +192,7 @@ describe('BDS with a read replica (PostgreSQL streaming replication)', function 
       assert.equal(res.status, 200, res.text);
       assert.equal(res.json.response.value.height, h, res.text);
       assert.ok(waited >= 400 && waited < READ_WAIT_MS + 1000, `waited ${waited} ms for the replica`);
+      await until('the lag gauge back to 0', async () => (await lagGauge()) === 0);
     } finally {
       if (!resumed) await pair!.resumeReplay().catch(() => undefined);
     }
