@@ -14,7 +14,7 @@ import type { BdsDatabase } from './bds-database.js';
 export interface ReadReplicaOptions {
   /** Longest wait of one read for the copy to reach a height the writer has. */
   waitMs: number;
-  /** How often a waiting read asks the copy again. */
+  /** Longest pause between two questions of a waiting read (they start at 1 ms and double). */
   pollMs: number;
 }
 
@@ -62,6 +62,8 @@ export class BdsReadReplica {
   async waitForHeight(height: number, timeoutMs: number): Promise<boolean> {
     if (this.seen >= height) return true;
     const deadline = Date.now() + timeoutMs;
+    // A healthy standby replays within a millisecond or so: ask again soon, then back off to pollMs.
+    let pause = 1;
     for (;;) {
       let h: number;
       try {
@@ -72,7 +74,8 @@ export class BdsReadReplica {
       if (h >= height) return true;
       const left = deadline - Date.now();
       if (left <= 0) return false;
-      await new Promise((resolve) => setTimeout(resolve, Math.min(this.options.pollMs, left)));
+      await new Promise((resolve) => setTimeout(resolve, Math.min(pause, this.options.pollMs, left)));
+      pause *= 2;
     }
   }
 
