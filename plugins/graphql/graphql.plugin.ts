@@ -73,6 +73,7 @@ export const graphqlPlugin = definePlugin({
           schema: o.schema,
           poolMax: o.poolMaxSize,
           statementTimeoutMs: o.statementTimeoutMs,
+          log: ctx.log,
         });
       } catch (err) {
         throw new BootError('plugin_failed', `graphql cannot open the BDS database: ${err instanceof Error ? err.message : String(err)}`, { cause: err });

@@ -235,6 +235,13 @@ describe('BDS with a read replica (PostgreSQL streaming replication)', function 
       assert.equal(status.read_replica.status, 'error');
       assert.ok(status.alerts.some((a: any) => a.code === 'read_replica_unavailable'), JSON.stringify(status.alerts));
       assert.equal(status.indexed.indexed_height, null);
+      for (const url of [gqlWriterHost, gqlReplica]) {
+        const t = Date.now();
+        const r = await graphql(url, '{ allBlocks(first: 1) { nodes { height } } }');
+        assert.equal(r.json.errors?.[0]?.extensions?.code, 'DATABASE_UNAVAILABLE', `${url}: ${r.text}`);
+        assert.ok(Date.now() - t < 5000, `GraphQL answered after ${Date.now() - t} ms`);
+      }
+      assert.equal((await graphql(gqlPrimary, '{ allBlocks(first: 1) { nodes { height } } }')).json.errors, undefined, 'GraphQL on the primary is unaffected');
     } finally {
       await pair!.startStandby();
     }
@@ -242,5 +249,7 @@ describe('BDS with a read replica (PostgreSQL streaming replication)', function 
     const status = await caughtUp(latest);
     assert.deepEqual(status.alerts, []);
     assert.equal((await abciValue('blocks/limit=1/offset=0'))[0].height, latest);
+    const back = await graphql(gqlReplica, '{ allBlocks(first: 1, orderBy: HEIGHT_DESC) { nodes { height } } }');
+    assert.equal(back.json.data?.allBlocks.nodes[0].height, String(latest), back.text);
   });
 });
