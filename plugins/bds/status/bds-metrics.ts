@@ -1,7 +1,7 @@
 import type { MetricsRegistrar } from '../../../core/metrics.js';
 import type { BdsService } from '../bds-service.js';
 import { BDS_DB_OPERATIONS, type BdsDbOperation } from '../follower/bds-follower.js';
-import { ALERT_CODES, heightLag } from './bds-status.js';
+import { ALERT_CODES, heightLag, withinMs } from './bds-status.js';
 
 /**
  * The BDS figures on the host's `/metrics`: the `/bds_status` numbers the worker keeps in
@@ -12,20 +12,6 @@ import { ALERT_CODES, heightLag } from './bds-status.js';
 
 /** A scrape waits at most this long for the read database's highest block (one index lookup). */
 const REPLICA_ASK_MS = 1000;
-
-/** The value, or null when it takes longer than `ms` (a scrape must not hang on a black-holed server). */
-async function withinMs<T>(value: Promise<T>, ms: number): Promise<T | null> {
-  let timer: NodeJS.Timeout | undefined;
-  const late = new Promise<null>((resolve) => {
-    timer = setTimeout(() => resolve(null), ms);
-    timer.unref();
-  });
-  try {
-    return await Promise.race([value, late]);
-  } finally {
-    clearTimeout(timer);
-  }
-}
 
 /** Registers `bds_db_errors_total{operation}`; the returned function is the service's `onDbError`. */
 export function bdsDbErrorCounter(metrics: MetricsRegistrar): (operation: BdsDbOperation) => void {

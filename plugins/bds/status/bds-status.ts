@@ -122,7 +122,10 @@ export class BdsStatusReporter {
     const indexedHeight = f.indexedHeight !== null && f.indexedHeight >= 0 ? f.indexedHeight : null;
     const storage = await storageOf(f.spool.dir);
     const alerts = this.alertsOf({ dbOk, spoolEntries: f.spool.count, storage, current: f.currentHeight, indexedHeight });
-    return new Set(alerts.map((a) => a.code));
+    const codes = new Set(alerts.map((a) => a.code));
+    // The read database is asked for its highest block, bounded like the liveness ping; no answer in time keeps the alert off.
+    if (this.replica && (await withinMs(this.replica.status(), LIVENESS_TIMEOUT_MS))?.status === 'error') codes.add('read_replica_unavailable');
+    return codes;
   }
 
   /** One `select 1` at a time: scrapes during an outage share the pending one instead of queueing more. */
@@ -130,16 +133,7 @@ export class BdsStatusReporter {
     this.pinging ??= this.db.ping().then(() => true, () => false).finally(() => {
       this.pinging = null;
     });
-    let timer: NodeJS.Timeout | undefined;
-    const late = new Promise<null>((resolve) => {
-      timer = setTimeout(() => resolve(null), LIVENESS_TIMEOUT_MS);
-      timer.unref();
-    });
-    try {
-      return await Promise.race([this.pinging, late]);
-    } finally {
-      clearTimeout(timer);
-    }
+    return withinMs(this.pinging, LIVENESS_TIMEOUT_MS);
   }
 
   private alertsOf({ dbOk, spoolEntries, storage, current, indexedHeight }: AlertInputs): Alert[] {
@@ -199,6 +193,20 @@ export class BdsStatusReporter {
     } catch (err) {
       return { ok: false, error: databaseReason(err), row: empty };
     }
+  }
+}
+
+/** The value, or null when it takes longer than `ms` (a scrape must not hang on a black-holed server). */
+export async function withinMs<T>(value: Promise<T>, ms: number): Promise<T | null> {
+  let timer: NodeJS.Timeout | undefined;
+  const late = new Promise<null>((resolve) => {
+    timer = setTimeout(() => resolve(null), ms);
+    timer.unref();
+  });
+  try {
+    return await Promise.race([value, late]);
+  } finally {
+    clearTimeout(timer);
   }
 }
 

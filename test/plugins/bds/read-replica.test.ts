@@ -234,6 +234,9 @@ describe('BDS with a read replica (PostgreSQL streaming replication)', function 
       assert.equal(status.db_status, 'ok', 'the writer\'s database is fine');
       assert.equal(status.read_replica.status, 'error');
       assert.ok(status.alerts.some((a: any) => a.code === 'read_replica_unavailable'), JSON.stringify(status.alerts));
+      const metrics = await (await fetch(`${writer!.host.serverUrl('metrics')}/metrics`)).text();
+      assert.match(metrics, /^bds_alert\{code="read_replica_unavailable"\} 1$/m, 'the alert on /metrics too');
+      assert.match(metrics, /^bds_alert\{code="db_unavailable"\} 0$/m);
       assert.equal(status.indexed.indexed_height, null);
       for (const url of [gqlWriterHost, gqlReplica]) {
         const t = Date.now();
