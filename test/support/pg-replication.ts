@@ -10,8 +10,9 @@ import pg from 'pg';
  * A real PostgreSQL streaming replication pair for tests, made from scratch under a temp
  * directory: `initdb` a primary (wal_level=replica, a pg_hba replication line for 127.0.0.1),
  * `pg_basebackup -R` a standby from it, both started on free loopback ports. The machine's own
- * cluster is not used (its pg_hba has no replication entry). Servers run as the `postgres` OS
- * user: tests run as root, and PostgreSQL refuses to run as root (`runuser -u postgres --`).
+ * cluster is not used (its pg_hba has no replication entry). PostgreSQL refuses to run as root, so
+ * when tests run as root the servers run as the `postgres` OS user (`runuser -u postgres --`);
+ * otherwise as the current user.
  *
  * `stop()` tears both down and removes the directory; call it in `after`, it is safe after a
  * half-made set-up (start() tears down what it made before rethrowing).
@@ -37,8 +38,7 @@ export interface ReplicationPair {
 export function replicationUnavailableReason(): string | null {
   const bin = postgresBinDir();
   if (!bin) return 'no PostgreSQL server binaries under /usr/lib/postgresql/<version>/bin (initdb, pg_ctl, pg_basebackup)';
-  if (process.getuid?.() !== 0) return 'tests do not run as root, so they cannot start PostgreSQL as the postgres OS user (runuser)';
-  if (!existsSync('/usr/sbin/runuser') && !existsSync('/sbin/runuser') && !existsSync('/usr/bin/runuser')) return 'no runuser';
+  if (asRoot() && !['/usr/sbin/runuser', '/sbin/runuser', '/usr/bin/runuser'].some(existsSync)) return 'tests run as root and there is no runuser to start PostgreSQL as the postgres user';
   return null;
 }
 
@@ -57,13 +57,17 @@ export function postgresBinDir(): string | null {
 export async function startReplicationPair(): Promise<ReplicationPair> {
   const bin = postgresBinDir();
   if (!bin) throw new Error(replicationUnavailableReason() ?? 'no PostgreSQL binaries');
-  const { uid, gid } = await postgresUser();
   const dir = mkdtempSync(join(tmpdir(), 'chain-pg-replication-'));
-  chownSync(dir, uid, gid);
+  if (asRoot()) {
+    const { uid, gid } = await postgresUser();
+    chownSync(dir, uid, gid);
+  }
   const primaryDir = join(dir, 'primary');
   const standbyDir = join(dir, 'standby');
   const [primaryPort, standbyPort] = [await freePort(), await freePort()];
-  const asPostgres = (tool: string, args: string[]) => run('runuser', ['-u', 'postgres', '--', join(bin, tool), ...args], { timeout: 60_000 });
+  const asPostgres = (tool: string, args: string[]) => asRoot()
+    ? run('runuser', ['-u', 'postgres', '--', join(bin, tool), ...args], { timeout: 60_000 })
+    : run(join(bin, tool), args, { timeout: 60_000 });
   const started: string[] = [];
   const pgCtl = (data: string, action: 'start' | 'stop', log: string) =>
     asPostgres('pg_ctl', action === 'start' ? ['-D', data, '-l', log, '-w', '-t', '30', 'start'] : ['-D', data, '-m', 'immediate', '-w', 'stop']);
@@ -123,6 +127,10 @@ export async function startReplicationPair(): Promise<ReplicationPair> {
     sql,
     stop,
   };
+}
+
+function asRoot(): boolean {
+  return process.getuid?.() === 0;
 }
 
 async function postgresUser(): Promise<{ uid: number; gid: number }> {
