@@ -72,6 +72,19 @@ export function readDatabaseOptionsOf(options: BdsOptions, home: string, hostUrl
   return { ...primary, url, readOnly: true, applicationName: `${primary.applicationName}-read` };
 }
 
+/**
+ * A host that only reads (`writer: false`) opens one read-only pool: on the read copy when there
+ * is one, else on the primary. Never PGlite: the writer's process holds it.
+ */
+function readerOnlyOptionsOf(input: BdsServiceInput) {
+  const primary = databaseOptionsOf(input.options, input.home, input.databaseUrl);
+  const url = input.options.readDatabaseUrl ?? input.readDatabaseUrl ?? primary.url;
+  if (!url) {
+    throw new Error('plugins.bds.writer=false reads a PostgreSQL server: set CHAIN_BDS_READ_DATABASE_URL (a replica) or CHAIN_BDS_DATABASE_URL; PGlite belongs to the writer\'s process');
+  }
+  return { ...primary, url, readOnly: true, applicationName: `${primary.applicationName}-read` };
+}
+
 export function spoolDirOf(options: BdsOptions, home: string): string {
   return resolve(home, options.spoolDir ?? 'bds-spool');
 }
@@ -116,6 +129,7 @@ export class BdsService {
   }
 
   static async open(input: BdsServiceInput): Promise<BdsService> {
+    if (!input.options.writer) return new BdsService(await BdsDatabase.open({ ...readerOnlyOptionsOf(input), logger: input.log }), null, input);
     const readOptions = readDatabaseOptionsOf(input.options, input.home, input.databaseUrl, input.readDatabaseUrl);
     const db = await BdsDatabase.open({ ...databaseOptionsOf(input.options, input.home, input.databaseUrl), logger: input.log });
     let replicaDb: BdsDatabase | null = null;
@@ -130,6 +144,8 @@ export class BdsService {
 
   /** Resolves true once `height` is readable (on the read copy when there is one), false on timeout. */
   async waitForReadableHeight(height: number, timeoutMs: number): Promise<boolean> {
+    // A host that only reads has no worker to wait for: it asks its database.
+    if (!this.writes) return new BdsReadReplica(this.readDb, () => null, { waitMs: 0, pollMs: REPLICA_POLL_MS }).waitForHeight(height, timeoutMs);
     const deadline = Date.now() + timeoutMs;
     if (!(await this.follower.waitForHeight(height, timeoutMs))) return false;
     return this.replica ? this.replica.waitForHeight(height, Math.max(deadline - Date.now(), 0)) : true;
@@ -137,6 +153,11 @@ export class BdsService {
 
   indexers(): readonly BdsIndexer[] {
     return [...BUILTIN_INDEXERS, ...(this.input.indexers?.() ?? [])];
+  }
+
+  /** Whether this host writes (the worker, the lock, migrations), or only reads (`writer: false`). */
+  get writes(): boolean {
+    return this.input.options.writer;
   }
 
   /** Schema guard, migrations and the writer lock (idempotent). */

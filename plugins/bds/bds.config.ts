@@ -18,6 +18,12 @@ export const bdsConfigSchema = z.strictObject({
   readDatabaseUrl: z.string().min(1).nullable().default(null),
   /** How long a read of a height the writer has indexed waits for the read copy to replay it. */
   readWaitMs: z.number().int().min(0).max(60_000).default(2000),
+  /**
+   * False: this host only reads — the query paths (and so the dashboard's indexed pages and the
+   * tools) and GraphQL over `readDatabaseUrl`, else `databaseUrl` — with no worker, no writer lock
+   * and no migrations; the one writer runs in another host. For read-surface replicas.
+   */
+  writer: z.boolean().default(true),
   /** PGlite data directory, relative to `home`; default `<home>/bds`. */
   pgliteDir: z.string().min(1).nullable().default(null),
   schema: z.string().regex(/^[A-Za-z_][A-Za-z0-9_]{0,62}$/, 'must be a plain SQL identifier').default('public'),

@@ -88,6 +88,10 @@ export const bdsPlugin = definePlugin({
   },
   async start(ctx) {
     const service = requireService(runtimeOf(ctx));
+    if (!service.writes) {
+      ctx.log.info(`BDS read-only (plugins.bds.writer=false): query paths over ${service.readDb.describe()}; the writer runs elsewhere`);
+      return;
+    }
     try {
       await service.prepare();
     } catch (err) {

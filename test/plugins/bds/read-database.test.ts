@@ -2,7 +2,11 @@ import { strict as assert } from 'node:assert';
 import net from 'node:net';
 import { ENV_BINDINGS } from '../../../core/config/environment.js';
 import { defaultBdsOptions } from '../../../plugins/bds/bds.config.js';
-import { readDatabaseOptionsOf } from '../../../plugins/bds/bds-service.js';
+import { BdsService, readDatabaseOptionsOf } from '../../../plugins/bds/bds-service.js';
+import { silentLogger } from '../../../core/logger.js';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { BdsDatabase } from '../../../plugins/bds/database/bds-database.js';
 import { postgresReachable, TEST_POSTGRES_URL } from '../../support/databases.js';
 import { loadTestConfig } from '../../support/test-host.js';
@@ -43,6 +47,26 @@ describe('BDS read database (CHAIN_BDS_READ_DATABASE_URL)', function () {
 
   it('needs the primary on a PostgreSQL server: PGlite has no replicas', () => {
     assert.throws(() => readDatabaseOptionsOf(defaultBdsOptions(), '/home', null, 'postgres://replica/bds'), /CHAIN_BDS_READ_DATABASE_URL\) needs the BDS database on a PostgreSQL server \(CHAIN_BDS_DATABASE_URL\)/);
+  });
+
+  it('a host that only reads (writer: false) needs a PostgreSQL server, and needs no primary when it has the replica', async () => {
+    const open = (options: Record<string, unknown>, databaseUrl: string | null, readDatabaseUrl: string | null) =>
+      BdsService.open({ options: defaultBdsOptions(options), home: '/nonexistent-home', databaseUrl, readDatabaseUrl, source: null as never, log: silentLogger });
+    await assert.rejects(open({ writer: false }, null, null), /plugins\.bds\.writer=false reads a PostgreSQL server: set CHAIN_BDS_READ_DATABASE_URL \(a replica\) or CHAIN_BDS_DATABASE_URL/);
+    const port = await closedPort();
+    for (const [primary, replica, expected] of [[null, `postgres://r@127.0.0.1:${port}/x`, 'replica'], [`postgres://w@127.0.0.1:${port}/y`, null, 'primary']] as const) {
+      const home = mkdtempSync(join(tmpdir(), 'chain-bds-reader-'));
+      try {
+        const s = await BdsService.open({ options: defaultBdsOptions({ writer: false }), home, databaseUrl: primary, readDatabaseUrl: replica, source: null as never, log: silentLogger });
+        assert.equal(s.writes, false);
+        assert.equal(s.readDb, s.db, `one pool, on the ${expected}`);
+        assert.equal(s.readDb.options.readOnly, true);
+        assert.equal(s.readDb.options.url, primary ?? replica);
+        await s.stop();
+      } finally {
+        rmSync(home, { recursive: true, force: true });
+      }
+    }
   });
 
   it('a read pool answers "unreachable" at once when its server refuses connections (the writer pool waits acquireTimeoutMs)', async () => {

@@ -19,6 +19,8 @@ describe('BDS with a read replica (PostgreSQL streaming replication)', function 
   this.timeout(90_000);
   let pair: ReplicationPair | null = null;
   let writer: DashboardHost | null = null;
+  /** A read-surface replica: dashboard + bds with `writer: false`, on the standby alone, the node over RPC. */
+  let reader: DashboardHost | null = null;
   const graphqlHosts: Host[] = [];
   let gqlPrimary = '';
   let gqlReplica = '';
@@ -35,6 +37,7 @@ describe('BDS with a read replica (PostgreSQL streaming replication)', function 
     pair = await startReplicationPair();
     const dash = await import('../dashboard/support/dashboard-host.js');
     writer = await dash.bootDashboardHost({
+      devnet: { listen: true },
       plugins: {
         bds: { schema: SCHEMA, readWaitMs: READ_WAIT_MS, catchupPollMs: 200 },
         graphql: { host: '127.0.0.1', port: 0 },
@@ -46,6 +49,15 @@ describe('BDS with a read replica (PostgreSQL streaming replication)', function 
     });
     const w = writer;
     transfer = (to, amount, from = 0) => dash.transfer(w, to, amount, from);
+    const rpcUrl = (await w.node.status()).node_info.other.rpc_address.replace('tcp://', 'http://');
+    // Boots while the writer holds the writer lock (a second writer would be refused), knowing only the standby.
+    reader = await dash.bootDashboardHost({
+      devnet: false,
+      config: { node: { url: rpcUrl } },
+      plugins: { bds: { schema: SCHEMA, writer: false } },
+      dashboard: dash.RELAXED_LIMITS,
+      env: { CHAIN_BDS_READ_DATABASE_URL: pair.standbyUrl },
+    });
     gqlWriterHost = `${writer.host.serverUrl('graphql')}/graphql`;
     // Standalone GraphQL (no bds plugin): on the primary alone, and with the replica set, which it must prefer.
     gqlPrimary = await bootGraphql({ CHAIN_BDS_DATABASE_URL: pair.primaryUrl });
@@ -55,6 +67,7 @@ describe('BDS with a read replica (PostgreSQL streaming replication)', function 
   after(async function () {
     this.timeout(60_000);
     for (const h of graphqlHosts.splice(0)) await h.stop().catch(() => undefined);
+    await reader?.stop().catch(() => undefined);
     await writer?.stop().catch(() => undefined);
     await pair?.stop();
   });
@@ -71,12 +84,12 @@ describe('BDS with a read replica (PostgreSQL streaming replication)', function 
     return `${host.serverUrl('graphql')}/graphql`;
   }
 
-  const get = async (path: string) => {
+  const get = async (path: string, host = writer!) => {
     const { request } = await import('../../support/test-host.js');
-    return request(writer!.url(path));
+    return request(host.url(path));
   };
-  const abciValue = async (path: string) => {
-    const res = await get(`/api/abci_query/${path}`);
+  const abciValue = async (path: string, host = writer!) => {
+    const res = await get(`/api/abci_query/${path}`, host);
     assert.equal(res.status, 200, res.text);
     return res.json.response.value;
   };
@@ -108,6 +121,8 @@ describe('BDS with a read replica (PostgreSQL streaming replication)', function 
   it('the writer writes the primary, every read pool reads the standby, and no write reaches it', async () => {
     const sent = await transfer('replica_friend', 5);
     const status = await caughtUp(Number(sent.height));
+    assert.equal((await abciValue(`tx/${sent.hash}`, reader!)).block_height, Number(sent.height), 'the read-only host serves the replica\'s rows');
+    assert.equal((await get(`/api/address/${writer!.accounts[0]!.address}?limit=5`, reader!)).json.transactions[0].tx_hash, sent.hash);
     assert.equal(status.db_status, 'ok');
     assert.equal(status.read_replica.status, 'ok');
     assert.equal(status.read_replica.writer_indexed_height, status.indexed.indexed_height);
@@ -180,6 +195,13 @@ describe('BDS with a read replica (PostgreSQL streaming replication)', function 
       const node = writer!.host.resolve(CoreTokens.chainNode);
       assert.equal(JSON.parse(Buffer.from((await node.abciQuery('/blocks/limit=1/offset=0')).response.value!, 'base64').toString())[0].height, before);
       assert.equal((await graphql(gqlReplica, '{ allBlocks(first: 1, orderBy: HEIGHT_DESC) { nodes { height } } }')).json.data.allBlocks.nodes[0].height, String(before));
+      // The read-only bds host answers from the standby too, and its status says what it can read and that no worker runs there.
+      assert.equal((await abciValue('blocks/limit=1/offset=0', reader!))[0].height, before);
+      const readerStatus = await abciValue('bds_status', reader!);
+      assert.equal(Number(readerStatus.indexed.indexed_height), before);
+      assert.equal(readerStatus.worker_running, false);
+      assert.equal(readerStatus.db_status, 'ok');
+      assert.equal((await abciValue(`block/${h}`, reader!)), null, 'a reader with no writer beside it does not wait: the height is not readable here yet');
 
       // A read of height h waits; resuming replay 400 ms later lets it answer with the block.
       const started = Date.now();
