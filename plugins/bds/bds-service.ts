@@ -40,7 +40,7 @@ export interface BdsServiceInput {
   onDbError?: (operation: BdsDbOperation) => void;
 }
 
-/** How often a read waiting for the read copy asks it again (a replica replays within milliseconds when healthy). */
+/** Longest pause between two questions of a read waiting for the read copy (they start at 1 ms; a healthy replica replays within milliseconds). */
 const REPLICA_POLL_MS = 25;
 
 export function databaseOptionsOf(options: BdsOptions, home: string, hostUrl?: string | null) {

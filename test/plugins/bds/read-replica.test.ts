@@ -234,7 +234,7 @@ describe('BDS with a read replica (PostgreSQL streaming replication)', function 
       // A height nobody has indexed is not waited for.
       const t = Date.now();
       assert.equal(await abciValue(`block/${h + 1000}`), null);
-      assert.ok(Date.now() - t < 500, 'no wait for a height the writer has not indexed');
+      assert.ok(Date.now() - t < READ_WAIT_MS / 2, 'no wait for a height the writer has not indexed');
     } finally {
       await pair!.resumeReplay();
     }
