@@ -1,4 +1,4 @@
-import { execFile } from 'node:child_process';
+import { execFile, spawnSync } from 'node:child_process';
 import { appendFileSync, chownSync, existsSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import net from 'node:net';
 import { tmpdir } from 'node:os';
@@ -71,7 +71,17 @@ export async function startReplicationPair(): Promise<ReplicationPair> {
   const started: string[] = [];
   const pgCtl = (data: string, action: 'start' | 'stop', log: string) =>
     asPostgres('pg_ctl', action === 'start' ? ['-D', data, '-l', log, '-w', '-t', '30', 'start'] : ['-D', data, '-m', 'immediate', '-w', 'stop']);
+  // Last resort when the test process exits without running `after` (an uncaught error, mocha's --exit).
+  const onExit = () => {
+    for (const data of started.splice(0).reverse()) {
+      const args = [join(bin, 'pg_ctl'), '-D', data, '-m', 'immediate', 'stop'];
+      spawnSync(asRoot() ? 'runuser' : args[0]!, asRoot() ? ['-u', 'postgres', '--', ...args] : args.slice(1), { timeout: 10_000 });
+    }
+    rmSync(dir, { recursive: true, force: true });
+  };
+  process.once('exit', onExit);
   const stop = async () => {
+    process.removeListener('exit', onExit);
     for (const data of started.splice(0).reverse()) await pgCtl(data, 'stop', '').catch(() => undefined);
     rmSync(dir, { recursive: true, force: true });
   };
