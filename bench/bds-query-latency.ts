@@ -87,7 +87,7 @@ export async function queryLatency(target: LatencyTarget, kind: string): Promise
     const started = performance.now();
     await generate(db.knex);
     process.stderr.write(`bds-ingest: generated ${TXS} transactions and events in ${((performance.now() - started) / 1000).toFixed(1)} s\n`);
-    const ctx = { knex: () => db.knex };
+    const ctx = { knex: () => db.knex, awaitHeight: async () => undefined };
     const paths = [...blockPaths(ctx), ...eventPaths(ctx)];
     const sender = 'sender_0007';
     const perSender = TXS / SENDERS;

@@ -14,6 +14,7 @@ const BENCHMARKS: Record<string, () => Promise<{ run(): Promise<BenchResult[]> }
   'dex-quotes': () => import('./dex-quotes.js'),
   'dashboard-limits': () => import('./dashboard-limits.js'),
   'bds-ingest': () => import('./bds-ingest.js'),
+  'bds-read-replica': () => import('./bds-read-replica.js'),
   'graphql-transactions': () => import('./graphql-transactions.js'),
   'graphql-vs-postgraphile': () => import('./graphql-vs-postgraphile.js'),
   'tool-answer-bytes': () => import('./tool-answer-bytes.js'),

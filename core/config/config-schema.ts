@@ -45,7 +45,7 @@ export const configFileSchema = z.strictObject({
     maxEntries: z.number({ error: 'must be an integer' }).int('must be an integer').min(1, 'must be 1..1000').max(1000, 'must be 1..1000').default(256),
   }).default({ ttlSeconds: 300, maxEntries: 256 }),
   metrics: metricsSchema.nullable().default(null),
-  bds: z.strictObject({ databaseUrl: z.string().min(1).nullable().default(null) }).default({ databaseUrl: null }),
+  bds: z.strictObject({ databaseUrl: z.string().min(1).nullable().default(null), readDatabaseUrl: z.string().min(1).nullable().default(null) }).default({ databaseUrl: null, readDatabaseUrl: null }),
   redisUrl: z.string().regex(/^rediss?:\/\/\S+$/, 'must be a redis:// or rediss:// URL').nullable().default(null),
   /** Plugins to load: key = built-in name, relative path or package name; value = that plugin's options. */
   plugins: z.record(z.string().min(1), z.record(z.string(), z.unknown())).default({}),

@@ -28,6 +28,7 @@ export const ENV_BINDINGS: readonly EnvBinding[] = [
   { variable: 'CHAIN_MCP_DEX_PLAN_TTL_SECONDS', path: ['dexPlan', 'ttlSeconds'], type: 'integer' },
   { variable: 'CHAIN_MCP_DEX_PLAN_MAX_ENTRIES', path: ['dexPlan', 'maxEntries'], type: 'integer' },
   { variable: 'CHAIN_BDS_DATABASE_URL', path: ['bds', 'databaseUrl'], type: 'string', secret: true },
+  { variable: 'CHAIN_BDS_READ_DATABASE_URL', path: ['bds', 'readDatabaseUrl'], type: 'string', secret: true },
   { variable: 'CHAIN_REDIS_URL', path: ['redisUrl'], type: 'string', secret: true },
 ];
 

@@ -25,6 +25,8 @@ export interface HostSettings {
   };
   dexPlan: { ttlSeconds: number; maxEntries: number };
   bdsDatabaseUrl: string | null;
+  /** A read-only copy of the BDS database (`CHAIN_BDS_READ_DATABASE_URL`) for the read paths; null reads the primary. */
+  bdsReadDatabaseUrl?: string | null;
   /** Redis shared by replicas (`CHAIN_REDIS_URL`): the dashboard's limits; null keeps them per process. */
   redisUrl: string | null;
   /** The host's `/metrics` server, or null for none. */

@@ -103,6 +103,7 @@ function toSettings(file: ConfigFile, baseDir: string): HostSettings {
     tools: { stdio: file.tools.stdio, http: file.tools.http, timeoutMs: file.tools.timeoutMs },
     dexPlan: file.dexPlan,
     bdsDatabaseUrl: file.bds.databaseUrl,
+    bdsReadDatabaseUrl: file.bds.readDatabaseUrl,
     redisUrl: file.redisUrl,
     metrics: file.metrics,
   };

@@ -32,6 +32,7 @@ export const KEY_NOTES: Readonly<Record<string, string>> = {
   'metrics.host': 'Bind address; beyond loopback only with `publicQuery` and `CHAIN_PUBLIC_QUERY_ENABLED=1`.',
   'bds': 'The BDS database shared by the bds and graphql plugins.',
   'bds.databaseUrl': 'PostgreSQL URL of the BDS database; null runs BDS on embedded PGlite under `<home>/bds`.',
+  'bds.readDatabaseUrl': 'PostgreSQL URL of a read-only copy of the BDS database (a streaming replica) for every read: the BDS query paths, GraphQL and the dashboard; the writer keeps `databaseUrl`. Reads of a height the writer has wait up to `plugins.bds.readWaitMs` for the copy. Needs `databaseUrl` (PGlite has no replicas); null reads the primary.',
   'redisUrl': 'Redis URL (`redis://` or `rediss://`, credentials allowed) shared by every replica of the read surfaces: the dashboard keeps its rate, burst and tracked-client limits and its dry-run window there, so N replicas behind a balancer enforce one limit. null keeps them in each process. While Redis does not answer (250 ms per command), limits fall back to per process with a warning, never to none.',
 
   // ---- plugins.devnet ----

@@ -4,6 +4,7 @@ import type { QueryPathDefinition } from '../../core/query/query-path.js';
 import type { BlockSource } from './block/chain-block-source.js';
 import type { BdsOptions } from './bds.config.js';
 import { BdsDatabase } from './database/bds-database.js';
+import { BdsReadReplica } from './database/read-replica.js';
 import { prepareSchema } from './database/bds-schema.js';
 import { BdsFollower, type BdsDbOperation } from './follower/bds-follower.js';
 import { Spool } from './follower/spool.js';
@@ -29,6 +30,8 @@ export interface BdsServiceInput {
   home: string;
   /** Host setting `bds.databaseUrl` (CHAIN_BDS_DATABASE_URL); `options.databaseUrl` wins. */
   databaseUrl?: string | null;
+  /** Host setting `bds.readDatabaseUrl` (CHAIN_BDS_READ_DATABASE_URL); `options.readDatabaseUrl` wins. */
+  readDatabaseUrl?: string | null;
   source: BlockSource;
   /** Contributed indexers, after the built-in ones. */
   indexers?: () => readonly BdsIndexer[];
@@ -36,6 +39,9 @@ export interface BdsServiceInput {
   /** Told of every database failure of the worker (the plugin's `bds_db_errors_total`). */
   onDbError?: (operation: BdsDbOperation) => void;
 }
+
+/** Longest pause between two questions of a read waiting for the read copy (they start at 1 ms; a healthy replica replays within milliseconds). */
+const REPLICA_POLL_MS = 25;
 
 export function databaseOptionsOf(options: BdsOptions, home: string, hostUrl?: string | null) {
   return {
@@ -51,6 +57,34 @@ export function databaseOptionsOf(options: BdsOptions, home: string, hostUrl?: s
   };
 }
 
+/**
+ * The pool of the read copy, or null when reads go to the primary. A copy needs a PostgreSQL
+ * primary (PGlite has no replicas); its sessions are read-only and named `<applicationName>-read`
+ * so the server's `pg_stat_activity` tells the two pools apart.
+ */
+export function readDatabaseOptionsOf(options: BdsOptions, home: string, hostUrl?: string | null, hostReadUrl?: string | null) {
+  const url = options.readDatabaseUrl ?? hostReadUrl ?? null;
+  if (!url) return null;
+  const primary = databaseOptionsOf(options, home, hostUrl);
+  if (!primary.url) {
+    throw new Error('a BDS read database (plugins.bds.readDatabaseUrl / CHAIN_BDS_READ_DATABASE_URL) needs the BDS database on a PostgreSQL server (CHAIN_BDS_DATABASE_URL): PGlite has no replicas');
+  }
+  return { ...primary, url, readOnly: true, applicationName: `${primary.applicationName}-read` };
+}
+
+/**
+ * A host that only reads (`writer: false`) opens one read-only pool: on the read copy when there
+ * is one, else on the primary. Never PGlite: the writer's process holds it.
+ */
+function readerOnlyOptionsOf(input: BdsServiceInput) {
+  const primary = databaseOptionsOf(input.options, input.home, input.databaseUrl);
+  const url = input.options.readDatabaseUrl ?? input.readDatabaseUrl ?? primary.url;
+  if (!url) {
+    throw new Error('plugins.bds.writer=false reads a PostgreSQL server: set CHAIN_BDS_READ_DATABASE_URL (a replica) or CHAIN_BDS_DATABASE_URL; PGlite belongs to the writer\'s process');
+  }
+  return { ...primary, url, readOnly: true, applicationName: `${primary.applicationName}-read` };
+}
+
 export function spoolDirOf(options: BdsOptions, home: string): string {
   return resolve(home, options.spoolDir ?? 'bds-spool');
 }
@@ -62,8 +96,11 @@ export class BdsService {
   readonly status: BdsStatusReporter;
   readonly lock: WriterLock;
   readonly query: BdsQueryContext;
+  /** Where reads go: the read copy's pool when one is configured, else the writer's database. */
+  readonly readDb: BdsDatabase;
+  readonly replica: BdsReadReplica | null;
 
-  private constructor(readonly db: BdsDatabase, readonly input: BdsServiceInput) {
+  private constructor(readonly db: BdsDatabase, replicaDb: BdsDatabase | null, readonly input: BdsServiceInput) {
     const o = input.options;
     this.spool = new Spool(spoolDirOf(o, input.home));
     // The lock's check runs inside every write transaction; a loss found between writes stops
@@ -77,19 +114,50 @@ export class BdsService {
         retryDelayMs: o.retryDelayMs, fetchConcurrency: o.fetchConcurrency, spoolMaxEntries: o.spoolMaxEntries, catchupEnabled: o.catchupEnabled,
       },
     );
+    this.replica = replicaDb
+      ? new BdsReadReplica(replicaDb, () => this.follower.indexedHeight, { waitMs: o.readWaitMs, pollMs: REPLICA_POLL_MS })
+      : null;
+    this.readDb = replicaDb ?? db;
     this.status = new BdsStatusReporter(this.follower, db, {
       spoolWarnEntries: o.spoolWarnEntries, spoolWarnBytes: o.spoolWarnBytes, diskFreeWarnBytes: o.diskFreeWarnBytes,
-    });
-    this.query = { knex: () => db.knex };
+    }, this.replica);
+    const replica = this.replica;
+    this.query = {
+      knex: () => this.readDb.knex,
+      awaitHeight: replica ? (height) => replica.awaitHeight(height) : async () => undefined,
+    };
   }
 
   static async open(input: BdsServiceInput): Promise<BdsService> {
+    if (!input.options.writer) return new BdsService(await BdsDatabase.open({ ...readerOnlyOptionsOf(input), logger: input.log }), null, input);
+    const readOptions = readDatabaseOptionsOf(input.options, input.home, input.databaseUrl, input.readDatabaseUrl);
     const db = await BdsDatabase.open({ ...databaseOptionsOf(input.options, input.home, input.databaseUrl), logger: input.log });
-    return new BdsService(db, input);
+    let replicaDb: BdsDatabase | null = null;
+    try {
+      if (readOptions) replicaDb = await BdsDatabase.open({ ...readOptions, logger: input.log });
+    } catch (err) {
+      await db.close();
+      throw err;
+    }
+    return new BdsService(db, replicaDb, input);
+  }
+
+  /** Resolves true once `height` is readable (on the read copy when there is one), false on timeout. */
+  async waitForReadableHeight(height: number, timeoutMs: number): Promise<boolean> {
+    // A host that only reads has no worker to wait for: it asks its database.
+    if (!this.writes) return new BdsReadReplica(this.readDb, () => null, { waitMs: 0, pollMs: REPLICA_POLL_MS }).waitForHeight(height, timeoutMs);
+    const deadline = Date.now() + timeoutMs;
+    if (!(await this.follower.waitForHeight(height, timeoutMs))) return false;
+    return this.replica ? this.replica.waitForHeight(height, Math.max(deadline - Date.now(), 0)) : true;
   }
 
   indexers(): readonly BdsIndexer[] {
     return [...BUILTIN_INDEXERS, ...(this.input.indexers?.() ?? [])];
+  }
+
+  /** Whether this host writes (the worker, the lock, migrations), or only reads (`writer: false`). */
+  get writes(): boolean {
+    return this.input.options.writer;
   }
 
   /** Schema guard, migrations and the writer lock (idempotent). */
@@ -110,5 +178,6 @@ export class BdsService {
     await this.follower.stop();
     await this.lock.release();
     await this.db.close();
+    if (this.replica) await this.replica.db.close();
   }
 }

@@ -3,7 +3,8 @@ import { createToken } from '../../core/tokens.js';
 
 /**
  * The BDS database as other plugins read it (GraphQL, DEX candles): bds's own handle, because
- * PGlite is single-process and a second instance on the same directory would corrupt it. The
+ * PGlite is single-process and a second instance on the same directory would corrupt it. Its
+ * `knex` is the read pool: the read copy (CHAIN_BDS_READ_DATABASE_URL) when one is set. The
  * handle is published in register() and usable from init() on; `knex` may change when the
  * worker reconnects, so read it per query.
  */
@@ -14,9 +15,9 @@ export interface BdsDatabaseHandle {
   readonly kind: 'pglite' | 'postgres';
   /** `/bds_status` as an object. */
   status(): Promise<Record<string, unknown>>;
-  /** Highest contiguous indexed height (-1 empty, null before the database was reached). */
+  /** The writer's highest contiguous indexed height (-1 empty, null before the database was reached). */
   indexedHeight(): number | null;
-  /** Resolves true once `height` is indexed (read-after-write), false on timeout. */
+  /** Resolves true once `height` is indexed and readable through `knex` (on the read copy when there is one), false on timeout. */
   waitForHeight(height: number, timeoutMs: number): Promise<boolean>;
   /** Where the data lives, without credentials. */
   describe(): string;

@@ -3,12 +3,27 @@ import { z } from 'zod';
 /**
  * `plugins.bds` options (bds.md §8, chainhost names). The database URL falls back to the host
  * setting `bds.databaseUrl` (← CHAIN_BDS_DATABASE_URL); without one BDS runs on PGlite under
- * `<home>/bds`. The spool defaults to `<home>/bds-spool`.
+ * `<home>/bds`. The spool defaults to `<home>/bds-spool`. `readDatabaseUrl` (← CHAIN_BDS_READ_DATABASE_URL)
+ * sends the reads to a replica of that server.
  */
 const positiveInt = (max: number) => z.number({ error: 'must be an integer' }).int('must be an integer').min(1, `must be 1..${max}`).max(max, `must be 1..${max}`);
 
 export const bdsConfigSchema = z.strictObject({
   databaseUrl: z.string().min(1).nullable().default(null),
+  /**
+   * A read-only copy of that database (a streaming replica) for every read: the query paths,
+   * GraphQL and the dashboard in this host; falls back to the host setting `bds.readDatabaseUrl`
+   * (← CHAIN_BDS_READ_DATABASE_URL). The writer always writes `databaseUrl`.
+   */
+  readDatabaseUrl: z.string().min(1).nullable().default(null),
+  /** How long a read of a height the writer has indexed waits for the read copy to replay it. */
+  readWaitMs: z.number().int().min(0).max(60_000).default(2000),
+  /**
+   * False: this host only reads — the query paths (and so the dashboard's indexed pages and the
+   * tools) and GraphQL over `readDatabaseUrl`, else `databaseUrl` — with no worker, no writer lock
+   * and no migrations; the one writer runs in another host. For read-surface replicas.
+   */
+  writer: z.boolean().default(true),
   /** PGlite data directory, relative to `home`; default `<home>/bds`. */
   pgliteDir: z.string().min(1).nullable().default(null),
   schema: z.string().regex(/^[A-Za-z_][A-Za-z0-9_]{0,62}$/, 'must be a plain SQL identifier').default('public'),

@@ -47,16 +47,17 @@ export const bdsPlugin = definePlugin({
     // Each contributing plugin gets its own registrar, so an indexer is recorded under (and a duplicate names) the plugin that added it.
     ctx.provide(bdsIndexers, (contributor): BdsIndexerRegistrar => ({
       addIndexer: (indexer) => contributed.add(contributor.name, indexer),
-      knex: () => requireService(rt).db.knex,
+      knex: () => requireService(rt).readDb.knex,
     }));
+    // Readers (GraphQL, contributed query paths) get the read pool: the read copy when one is configured.
     const handle: BdsDatabaseHandle = {
-      get knex() { return requireService(rt).db.knex; },
-      get schema() { return requireService(rt).db.schema; },
-      get kind() { return requireService(rt).db.kind; },
+      get knex() { return requireService(rt).readDb.knex; },
+      get schema() { return requireService(rt).readDb.schema; },
+      get kind() { return requireService(rt).readDb.kind; },
       status: () => requireService(rt).status.status(),
       indexedHeight: () => rt.service?.follower.indexedHeight ?? null,
-      waitForHeight: (height, timeoutMs) => requireService(rt).follower.waitForHeight(height, timeoutMs),
-      describe: () => rt.service?.db.describe() ?? 'BDS (not open yet)',
+      waitForHeight: (height, timeoutMs) => requireService(rt).waitForReadableHeight(height, timeoutMs),
+      describe: () => rt.service?.readDb.describe() ?? 'BDS (not open yet)',
       close: async () => undefined,
     };
     ctx.provide(BdsTokens.database, handle);
@@ -71,6 +72,7 @@ export const bdsPlugin = definePlugin({
       options: ctx.options,
       home: ctx.settings.home,
       databaseUrl: ctx.settings.bdsDatabaseUrl,
+      readDatabaseUrl: ctx.settings.bdsReadDatabaseUrl,
       source: new ChainBlockSource(node),
       indexers: rt.indexers,
       log: ctx.log,
@@ -86,6 +88,10 @@ export const bdsPlugin = definePlugin({
   },
   async start(ctx) {
     const service = requireService(runtimeOf(ctx));
+    if (!service.writes) {
+      ctx.log.info(`BDS read-only (plugins.bds.writer=false): query paths over ${service.readDb.describe()}; the writer runs elsewhere`);
+      return;
+    }
     try {
       await service.prepare();
     } catch (err) {
@@ -94,5 +100,6 @@ export const bdsPlugin = definePlugin({
     }
     service.start();
     ctx.log.info(`BDS indexing into ${service.db.describe()}; spool ${service.spool.dir}`);
+    if (service.replica) ctx.log.info(`BDS reads from ${service.readDb.describe()} (waiting at most ${ctx.options.readWaitMs} ms for a height the writer has)`);
   },
 });

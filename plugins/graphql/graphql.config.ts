@@ -21,7 +21,8 @@ export const graphqlConfigSchema = z.strictObject({
   graphiql: z.boolean().default(false),
   /**
    * Used only when no `bds` plugin runs in this host: a PostgreSQL URL (default: the host
-   * setting `bds.databaseUrl` ← CHAIN_BDS_DATABASE_URL), else PGlite in `pgliteDir`
+   * setting `bds.readDatabaseUrl` ← CHAIN_BDS_READ_DATABASE_URL, a read copy, else
+   * `bds.databaseUrl` ← CHAIN_BDS_DATABASE_URL), else PGlite in `pgliteDir`
    * (default `<home>/bds`), which must not be open in another process.
    */
   databaseUrl: z.string().min(1).nullable().default(null),

@@ -67,11 +67,13 @@ export const graphqlPlugin = definePlugin({
     else {
       try {
         source = await openOwnDatabase({
-          url: o.databaseUrl ?? ctx.settings.bdsDatabaseUrl,
+          // A read copy (CHAIN_BDS_READ_DATABASE_URL) serves GraphQL when set: GraphQL only reads.
+          url: o.databaseUrl ?? ctx.settings.bdsReadDatabaseUrl ?? ctx.settings.bdsDatabaseUrl,
           pgliteDir: o.pgliteDir ? resolve(ctx.settings.home, o.pgliteDir) : join(ctx.settings.home, 'bds'),
           schema: o.schema,
           poolMax: o.poolMaxSize,
           statementTimeoutMs: o.statementTimeoutMs,
+          log: ctx.log,
         });
       } catch (err) {
         throw new BootError('plugin_failed', `graphql cannot open the BDS database: ${err instanceof Error ? err.message : String(err)}`, { cause: err });

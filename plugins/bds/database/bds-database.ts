@@ -28,6 +28,11 @@ export interface BdsDatabaseOptions {
   /** How long to wait for a pooled connection (ms); 0 waits forever. */
   acquireTimeoutMs?: number;
   applicationName?: string;
+  /**
+   * Every session read-only (`default_transaction_read_only`): the pool of a read copy, so no
+   * write can reach it even when the copy is a writable database.
+   */
+  readOnly?: boolean;
   /** Where knex and the pool report connection trouble (default: nowhere; the worker reports it in /bds_status). */
   logger?: Logger;
 }
@@ -161,7 +166,11 @@ interface TarnLikePool {
 
 function createPgKnex(options: BdsDatabaseOptions & { schema: string }): Knex {
   const timeout = options.statementTimeoutMs ?? 0;
-  const sessionOptions = ['-c TimeZone=UTC', timeout > 0 ? `-c statement_timeout=${timeout}` : null].filter(Boolean).join(' ');
+  const sessionOptions = [
+    '-c TimeZone=UTC',
+    timeout > 0 ? `-c statement_timeout=${timeout}` : null,
+    options.readOnly ? '-c default_transaction_read_only=on' : null,
+  ].filter(Boolean).join(' ');
   return knexFactory({
     client: 'pg',
     connection: {
@@ -171,7 +180,9 @@ function createPgKnex(options: BdsDatabaseOptions & { schema: string }): Knex {
       options: sessionOptions,
     } as Knex.PgConnectionConfig,
     searchPath: [options.schema],
-    pool: { min: options.poolMin ?? 1, max: options.poolMax ?? 10, propagateCreateError: false },
+    // The writer's pool keeps retrying a connection for acquireTimeoutMs (its worker retries anyway);
+    // a read pool answers at once that its server is unreachable instead of holding the request.
+    pool: { min: options.poolMin ?? 1, max: options.poolMax ?? 10, propagateCreateError: options.readOnly === true },
     acquireConnectionTimeout: options.acquireTimeoutMs === 0 ? 2_147_483_647 : options.acquireTimeoutMs ?? 10_000,
     log: knexLog(options.logger),
   });

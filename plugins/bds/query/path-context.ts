@@ -5,7 +5,25 @@ import { answer } from './answer.js';
 
 /** What the BDS query paths read from: the database (resolved per call, it may be reopened). */
 export interface BdsQueryContext {
+  /** The read pool: the read copy when one is configured, else the writer's database. */
   knex(): Knex;
+  /**
+   * Before a read that names a height: returns once that height is readable, or at once when
+   * nobody has indexed it yet; waits (bounded) only while a read copy lags the writer.
+   */
+  awaitHeight(height: number): Promise<void>;
+}
+
+/** A block named by height or hash, once readable: a height waits for a lagging read copy (a hash names no height). */
+export async function readableBlock<R extends { height: number } | { hash: string }>(ctx: BdsQueryContext, ref: R): Promise<R> {
+  if ('height' in ref) await ctx.awaitHeight(ref.height);
+  return ref;
+}
+
+/** A height, once readable (see BdsQueryContext.awaitHeight). */
+export async function readableHeight(ctx: BdsQueryContext, height: number): Promise<number> {
+  await ctx.awaitHeight(height);
+  return height;
 }
 
 /**

@@ -3,7 +3,7 @@ import { statePatch, statePatches, statePatchesForBlock, stateChangesForPatch } 
 import { contractsByCreator } from '../reads/contract-reads.js';
 import { contractSummary, developerRewards } from '../reads/reward-reads.js';
 import { shieldedTagsAfter, shieldedTagsPage, shieldedWalletHistory } from '../reads/shielded-reads.js';
-import { bdsPath, type BdsQueryContext } from './path-context.js';
+import { bdsPath, readableHeight, type BdsQueryContext } from './path-context.js';
 import { afterIdParam, afterNoteIndexParam, heightParam, kindParam, limitParam, offsetParam, partParam } from './query-params.js';
 
 /** Developer rewards, shielded feeds and applied state patches (spec part 4 "projections", "patches, BDS needed"). */
@@ -45,8 +45,8 @@ export function projectionPaths(ctx: BdsQueryContext): QueryPathDefinition[] {
       },
     ),
     bdsPath('/state_patches/limit=<n>/offset=<n>', 'applied state patches, newest first', (q) => statePatches(ctx.knex(), limitParam(q), offsetParam(q))),
-    bdsPath('/state_patches_for_block/<height>', 'state patches applied at one height', (q) =>
-      statePatchesForBlock(ctx.knex(), heightParam(partParam(q, 0, 'height')))),
+    bdsPath('/state_patches_for_block/<height>', 'state patches applied at one height', async (q) =>
+      statePatchesForBlock(ctx.knex(), await readableHeight(ctx, heightParam(partParam(q, 0, 'height'))))),
     bdsPath('/state_patch/<patch_hash>', 'one applied state patch, or null', (q) => statePatch(ctx.knex(), partParam(q, 0, 'patch_hash'))),
     bdsPath('/state_changes_for_patch/<patch_hash>', 'state changes a patch wrote, in write order', (q) =>
       stateChangesForPatch(ctx.knex(), partParam(q, 0, 'patch_hash'))),

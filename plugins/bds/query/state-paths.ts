@@ -1,7 +1,7 @@
 import type { QueryPathDefinition } from '../../../core/query/query-path.js';
 import { stateByPrefix, stateForBlock, stateForTx, stateHistory, statePrevious } from '../reads/state-reads.js';
 import { tokenBalances, tokenContracts, tokenHolders } from '../reads/token-reads.js';
-import { bdsPath, type BdsQueryContext } from './path-context.js';
+import { bdsPath, readableBlock, type BdsQueryContext } from './path-context.js';
 import { blockRefParam, flagParam, limitParam, offsetParam, partParam } from './query-params.js';
 
 /** Current state, history and tokens (spec part 4 "state and tokens"; bds.md §5.1, §6.3). */
@@ -14,8 +14,8 @@ export function statePaths(ctx: BdsQueryContext): QueryPathDefinition[] {
     bdsPath('/state_history/<key>/limit=<n>/offset=<n>', 'changes of one key, newest first', (q) =>
       stateHistory(ctx.knex(), partParam(q, 0, 'key'), limitParam(q), offsetParam(q))),
     bdsPath('/state_for_tx/<tx_hash>', 'state changes of one transaction in write order', (q) => stateForTx(ctx.knex(), partParam(q, 0, 'tx_hash'))),
-    bdsPath('/state_for_block/<height-or-hash>', 'state changes of one block in (tx_index, write_index) order', (q) =>
-      stateForBlock(ctx.knex(), blockRefParam(partParam(q, 0, 'height-or-hash')))),
+    bdsPath('/state_for_block/<height-or-hash>', 'state changes of one block in (tx_index, write_index) order', async (q) =>
+      stateForBlock(ctx.knex(), await readableBlock(ctx, blockRefParam(partParam(q, 0, 'height-or-hash'))))),
     bdsPath('/token_contracts/limit=<n>/offset=<n>', 'XSC001 token contracts, newest first, with name, symbol and logo', async (q) => {
       const limit = limitParam(q);
       const offset = offsetParam(q);

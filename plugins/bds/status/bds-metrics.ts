@@ -1,13 +1,17 @@
 import type { MetricsRegistrar } from '../../../core/metrics.js';
 import type { BdsService } from '../bds-service.js';
 import { BDS_DB_OPERATIONS, type BdsDbOperation } from '../follower/bds-follower.js';
-import { ALERT_CODES, heightLag } from './bds-status.js';
+import { ALERT_CODES, heightLag, withinMs } from './bds-status.js';
 
 /**
  * The BDS figures on the host's `/metrics`: the `/bds_status` numbers the worker keeps in
  * memory, read at scrape time (no table is read; only the alert gauge asks the database for a
- * bounded `select 1`), and the database failures of the worker, counted as they happen.
+ * bounded `select 1`, and with a read database the lag gauge asks it for its highest block, also
+ * bounded), and the database failures of the worker, counted as they happen.
  */
+
+/** A scrape waits at most this long for the read database's highest block (one index lookup). */
+const REPLICA_ASK_MS = 1000;
 
 /** Registers `bds_db_errors_total{operation}`; the returned function is the service's `onDbError`. */
 export function bdsDbErrorCounter(metrics: MetricsRegistrar): (operation: BdsDbOperation) => void {
@@ -34,6 +38,13 @@ export function addBdsGauges(metrics: MetricsRegistrar, service: () => BdsServic
   metrics.addGauge({ name: 'bds_queue_depth', help: 'Fetched blocks waiting in the in-memory queue for the writer', collect: () => follower()?.queueDepth ?? null });
   metrics.addGauge({ name: 'bds_spool_pending_files', help: 'Block files in the recovery spool not yet committed to the database', collect: () => follower()?.spool.count ?? null });
   metrics.addGauge({ name: 'bds_spool_bytes', help: 'Bytes of the pending spool files', collect: () => follower()?.spool.totalBytes ?? null });
+  metrics.addGauge({
+    name: 'bds_read_replica_lag_blocks', help: 'Blocks the BDS read database (CHAIN_BDS_READ_DATABASE_URL) is behind the writer; absent without one or while it does not answer',
+    collect: async () => {
+      const replica = service()?.replica;
+      return replica ? (await withinMs(replica.status(), REPLICA_ASK_MS))?.lag_blocks ?? null : null;
+    },
+  });
   metrics.addGauge({
     name: 'bds_worker_running', help: 'Whether the BDS writer loop is running (1) or not (0)',
     collect: () => {

@@ -2,6 +2,7 @@ import { statfs } from 'node:fs/promises';
 import { databaseReason } from '../../../core/query/database-reason.js';
 import type { BdsDatabase } from '../database/bds-database.js';
 import type { BdsFollower } from '../follower/bds-follower.js';
+import type { BdsReadReplica, ReadReplicaStatus } from '../database/read-replica.js';
 import { firstRow } from '../reads/columns.js';
 
 /**
@@ -11,6 +12,11 @@ import { firstRow } from '../reads/columns.js';
  * the database on every call, so it is safe for read-after-write; the table counts are cached
  * for a few seconds because `count(*)` is linear in the table size. `/metrics` applies the same
  * alert rules to the worker's in-memory figures (`activeAlertCodes`), reading no table.
+ *
+ * With a read copy (CHAIN_BDS_READ_DATABASE_URL) `indexed` is the copy's: what the reads can see,
+ * so a client following the spec's read-after-write rule (wait until `indexed.indexed_height`
+ * reaches the block, then read) reads the copy only once it has the block. `read_replica` then
+ * tells the writer's height and the copy's lag, and `db_status` stays the writer's database.
  */
 export interface StatusThresholds {
   spoolWarnEntries: number;
@@ -23,7 +29,7 @@ export type Alert = { level: 'error' | 'warning'; code: string; message: string 
 /** Every alert code `/bds_status` can raise (the worker's own errors included). */
 export const ALERT_CODES = [
   'db_unavailable', 'spool_entries_high', 'spool_bytes_high', 'disk_free_low', 'indexed_height_ahead',
-  'block_identity_mismatch', 'write_failed', 'fetch_failed', 'writer_lock_lost',
+  'block_identity_mismatch', 'write_failed', 'fetch_failed', 'writer_lock_lost', 'read_replica_unavailable',
 ] as const;
 
 const COUNT_CACHE_MS = 5000;
@@ -46,27 +52,34 @@ export function heightLag(current: number | null, indexedHeight: number | null):
 }
 
 export class BdsStatusReporter {
-  private counts: { at: number; blocks: number; txs: number } | null = null;
+  private counts: { db: BdsDatabase; at: number; blocks: number; txs: number } | null = null;
   private pinging: Promise<boolean> | null = null;
 
   constructor(
     private readonly follower: BdsFollower,
     private readonly db: BdsDatabase,
     private readonly thresholds: StatusThresholds,
+    private readonly replica: BdsReadReplica | null = null,
   ) {}
 
   async status(): Promise<Record<string, unknown>> {
     const f = this.follower;
     const spool = f.spool;
     const entries = spool.list();
-    const indexed = await this.indexed();
-    const dbOk = indexed.ok && f.dbStatus !== 'error';
+    const indexed = await this.indexed(this.replica?.db ?? this.db);
+    // The writer's database: answered by the indexed read itself, or (with a read copy) by a ping of its own.
+    const writerError = this.replica ? await this.db.ping().then(() => null, (err: unknown) => databaseReason(err)) : indexed.error ?? null;
+    const dbOk = writerError === null && f.dbStatus !== 'error';
+    const replica = this.replica ? replicaStatusOf(this.replica, indexed) : null;
     const indexedHeight = indexed.row.indexed_height as number | null;
     const current = f.currentHeight;
     const delta = current !== null && indexedHeight !== null ? current - indexedHeight : null;
     const lag = heightLag(current, indexedHeight);
     const storage = await storageOf(spool.dir);
     const alerts = this.alertsOf({ dbOk, spoolEntries: entries.length, storage, current, indexedHeight });
+    if (replica?.status === 'error') {
+      alerts.push({ level: 'error', code: 'read_replica_unavailable', message: 'BDS read database does not answer: indexed reads fail until it is back', error: replica.error });
+    }
     const capacity = f.options.queueCapacity;
     return {
       worker_running: f.workerRunning,
@@ -81,9 +94,10 @@ export class BdsStatusReporter {
       spool_newest_pending: entries.length ? spool.describe(entries[entries.length - 1]!) : null,
       storage,
       db_status: dbOk ? 'ok' : 'error',
-      db_error: dbOk ? null : (indexed.error ?? f.dbError),
+      db_error: dbOk ? null : (writerError ?? f.dbError),
       database: { kind: this.db.kind, schema: this.db.schema },
       pool: this.db.poolStats(),
+      read_replica: replica,
       last_enqueue_error: f.lastEnqueueError,
       indexed: indexed.row,
       current_block_height: current,
@@ -108,7 +122,10 @@ export class BdsStatusReporter {
     const indexedHeight = f.indexedHeight !== null && f.indexedHeight >= 0 ? f.indexedHeight : null;
     const storage = await storageOf(f.spool.dir);
     const alerts = this.alertsOf({ dbOk, spoolEntries: f.spool.count, storage, current: f.currentHeight, indexedHeight });
-    return new Set(alerts.map((a) => a.code));
+    const codes = new Set(alerts.map((a) => a.code));
+    // The read database is asked for its highest block, bounded like the liveness ping; no answer in time keeps the alert off.
+    if (this.replica && (await withinMs(this.replica.status(), LIVENESS_TIMEOUT_MS))?.status === 'error') codes.add('read_replica_unavailable');
+    return codes;
   }
 
   /** One `select 1` at a time: scrapes during an outage share the pending one instead of queueing more. */
@@ -116,16 +133,7 @@ export class BdsStatusReporter {
     this.pinging ??= this.db.ping().then(() => true, () => false).finally(() => {
       this.pinging = null;
     });
-    let timer: NodeJS.Timeout | undefined;
-    const late = new Promise<null>((resolve) => {
-      timer = setTimeout(() => resolve(null), LIVENESS_TIMEOUT_MS);
-      timer.unref();
-    });
-    try {
-      return await Promise.race([this.pinging, late]);
-    } finally {
-      clearTimeout(timer);
-    }
+    return withinMs(this.pinging, LIVENESS_TIMEOUT_MS);
   }
 
   private alertsOf({ dbOk, spoolEntries, storage, current, indexedHeight }: AlertInputs): Alert[] {
@@ -157,20 +165,20 @@ export class BdsStatusReporter {
     return alerts;
   }
 
-  private async indexed(): Promise<{ ok: boolean; error?: string; row: Record<string, unknown> }> {
+  private async indexed(db: BdsDatabase): Promise<IndexedRead> {
     const empty = {
       indexed_app_hash: null, indexed_block_count: 0, indexed_block_hash: null, indexed_block_time: null,
       indexed_block_time_iso: null, indexed_height: null, indexed_tx_count: 0,
     };
     try {
-      const knex = this.db.knex;
+      const knex = db.knex;
       const latest = firstRow(await knex.raw(
         `SELECT height, block_hash, block_time, block_time_iso, app_hash FROM blocks ORDER BY height DESC LIMIT 1`,
       ));
       const now = Date.now();
-      if (!this.counts || now - this.counts.at > COUNT_CACHE_MS) {
+      if (!this.counts || this.counts.db !== db || now - this.counts.at > COUNT_CACHE_MS) {
         const c = firstRow(await knex.raw(`SELECT (SELECT count(*) FROM blocks) AS blocks, (SELECT count(*) FROM transactions) AS txs`))!;
-        this.counts = { at: now, blocks: Number(c.blocks), txs: Number(c.txs) };
+        this.counts = { db, at: now, blocks: Number(c.blocks), txs: Number(c.txs) };
       }
       return {
         ok: true,
@@ -186,6 +194,33 @@ export class BdsStatusReporter {
       return { ok: false, error: databaseReason(err), row: empty };
     }
   }
+}
+
+/** The value, or null when it takes longer than `ms` (a scrape must not hang on a black-holed server). */
+export async function withinMs<T>(value: Promise<T>, ms: number): Promise<T | null> {
+  let timer: NodeJS.Timeout | undefined;
+  const late = new Promise<null>((resolve) => {
+    timer = setTimeout(() => resolve(null), ms);
+    timer.unref();
+  });
+  try {
+    return await Promise.race([value, late]);
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
+/** `read_replica` of `/bds_status`: the copy's height (from the read just made) against the writer's. */
+function replicaStatusOf(replica: BdsReadReplica, indexed: IndexedRead): ReadReplicaStatus {
+  return indexed.ok
+    ? replica.standing({ height: indexed.row.indexed_height === null ? null : Number(indexed.row.indexed_height) })
+    : replica.standing({ error: indexed.error ?? 'database error' });
+}
+
+interface IndexedRead {
+  ok: boolean;
+  error?: string;
+  row: Record<string, unknown>;
 }
 
 async function storageOf(dir: string): Promise<{ filesystem_free_bytes: number; filesystem_total_bytes: number; filesystem_used_bytes: number }> {

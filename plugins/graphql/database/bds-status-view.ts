@@ -23,6 +23,7 @@ export async function bdsStatusView(ctx: GraphqlRequestContext, source: BdsSourc
     workerRunning: typeof worker?.worker_running === 'boolean' ? worker.worker_running : null,
     currentBlockHeight: num(worker?.current_block_height),
     heightLag: num(worker?.height_lag),
+    readReplicaLag: num((worker?.read_replica as { lag_blocks?: unknown } | null | undefined)?.lag_blocks),
     catchingUp: typeof worker?.catching_up === 'boolean' ? worker.catching_up : null,
     alerts: Array.isArray(worker?.alerts) ? worker.alerts : null,
   };

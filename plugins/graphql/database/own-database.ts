@@ -4,6 +4,7 @@ import ClientPGLite from 'knex-pglite';
 import { existsSync, readdirSync } from 'node:fs';
 import { DirectoryLock } from '../../../core/fs/directory-lock.js';
 import pg from 'pg';
+import type { Logger } from '../../../core/logger.js';
 import type { BdsSource } from './bds-source.js';
 
 /**
@@ -21,6 +22,8 @@ export interface OwnDatabaseOptions {
   schema: string;
   poolMax: number;
   statementTimeoutMs: number;
+  /** Where knex's connection warnings go (at debug level: a failing query already reports them); default nowhere. */
+  log?: Logger;
 }
 
 const TEXT_OIDS = [20 /* int8 */, 1700 /* numeric */, 1114 /* timestamp */, 1184 /* timestamptz */];
@@ -44,8 +47,12 @@ function openPostgres(options: OwnDatabaseOptions): BdsSource {
           TEXT_OIDS.includes(oid) && format !== 'binary' ? identity : pg.types.getTypeParser(oid, (format ?? 'text') as 'text'),
       },
     } as Knex.PgConnectionConfig,
-    pool: { min: 0, max: options.poolMax, propagateCreateError: false },
+    // A refused connection fails the request at once (DATABASE_UNAVAILABLE) instead of holding it
+    // for the acquire timeout: a replica that is down answers like one, not like a busy pool.
+    pool: { min: 0, max: options.poolMax, propagateCreateError: true },
     acquireConnectionTimeout: 10_000,
+    // knex's default logger writes every dropped or refused connection to the console.
+    log: knexLog(options.log),
   });
   return {
     knex,
@@ -90,6 +97,11 @@ async function openPglite(options: OwnDatabaseOptions): Promise<BdsSource> {
     release();
     throw err;
   }
+}
+
+function knexLog(log: Logger | undefined): Knex.Logger {
+  const debug = (message: unknown) => log?.debug(`knex: ${message instanceof Error ? message.message : String(message)}`);
+  return { warn: debug, error: debug, deprecate: debug, debug: () => undefined };
 }
 
 function redact(url: string): string {

@@ -16,6 +16,8 @@ export interface BdsStatusView {
   workerRunning: boolean | null;
   currentBlockHeight: string | number | bigint | null;
   heightLag: string | number | bigint | null;
+  /** Known only when the BDS worker runs in this process with a read copy. */
+  readReplicaLag: string | number | bigint | null;
   catchingUp: boolean | null;
   alerts: unknown[] | null;
 }
@@ -47,6 +49,10 @@ const statusType = (json: GraphQLScalarType) => new GraphQLObjectType<BdsStatusV
     workerRunning: { type: GraphQLBoolean, description: 'Whether the BDS worker is running; null when it runs in another process.' },
     currentBlockHeight: { type: GraphQLBigInt, description: 'Node height observed by the BDS worker; null when unknown here.' },
     heightLag: { type: GraphQLBigInt, description: '`currentBlockHeight` minus `indexedHeight` (never negative); null when unknown.' },
+    readReplicaLag: {
+      type: GraphQLBigInt,
+      description: 'Blocks the database this API reads (a read replica, CHAIN_BDS_READ_DATABASE_URL) is behind the BDS writer; null without a replica or when the writer runs in another process.',
+    },
     catchingUp: { type: GraphQLBoolean, description: 'Whether blocks are waiting to be indexed; null when unknown.' },
     alerts: { type: new GraphQLList(new GraphQLNonNull(json)), description: 'Operator warnings and errors of the BDS worker (`{level, code, message}`); null when unknown.' },
   },
