@@ -4,12 +4,16 @@ import { intOut, txHashSchema } from '../../../core/tools/chain-schemas.js';
 import { defineTool, type ToolDefinition } from '../../../core/tools/tool.js';
 import type { BdsReader } from './bds-reader.js';
 import type { GraphqlIndexed } from './graphql-indexed.js';
+import type { NodeBlocks } from './node-blocks.js';
 import {
-  bdsLimit, bdsOffset, blockOut, blockRefArg, blockRefPart, heightArg, rowOf, rowsOf, textArg, txItem, txOut, type Row,
+  bdsLimit, bdsOffset, blockOut, blockRefArg, blockRefPart, heightArg, rowOf, rowsOf, textArg, txItem, txOut,
 } from './indexed-schemas.js';
 
-/** Index status, blocks and transactions (mcp.md §4.6), read through the BDS query paths. */
-export function blockTools(bds: BdsReader, graphql: GraphqlIndexed): ToolDefinition[] {
+/**
+ * Index status, blocks and transactions (mcp.md §4.6), read through the BDS query paths; on a
+ * node without BDS, status and blocks come from the node's RPC and transactions from GraphQL.
+ */
+export function blockTools(bds: BdsReader, graphql: GraphqlIndexed, node: NodeBlocks): ToolDefinition[] {
   return [
     defineTool({
       name: 'get_bds_status',
@@ -23,7 +27,9 @@ export function blockTools(bds: BdsReader, graphql: GraphqlIndexed): ToolDefinit
         db_status: z.string(), alerts: z.array(z.record(z.string(), z.unknown())),
       }),
       run: async (_args, { signal }) => {
-        const s = rowOf(await bds.read('/bds_status', 'get_bds_status', signal)) ?? {};
+        const answer = await bds.tryRead('/bds_status', 'get_bds_status', signal);
+        if ('noBds' in answer) return node.status(answer.noBds, signal);
+        const s = rowOf(answer.json) ?? {};
         const indexed = (s.indexed ?? {}) as Record<string, unknown>;
         return {
           available: true, worker_running: Boolean(s.worker_running), catchup_running: Boolean(s.catchup_running), catching_up: Boolean(s.catching_up),
@@ -41,7 +47,7 @@ export function blockTools(bds: BdsReader, graphql: GraphqlIndexed): ToolDefinit
       input: z.object({ limit: bdsLimit, offset: bdsOffset }),
       output: z.object({ items: z.array(z.object({ height: intOut, block_hash: z.string(), tx_count: intOut, app_hash: z.string(), block_time_iso: z.string() })) }),
       run: async ({ limit, offset }, { signal }) => ({
-        items: rowsOf(await bds.read(QueryPath.build('blocks', [], { limit, offset }), 'list_blocks', signal)).map((b) => ({
+        items: rowsOf(await bds.readOr(QueryPath.build('blocks', [], { limit, offset }), 'list_blocks', signal, () => node.list(limit, offset, signal))).map((b) => ({
           height: b.height as number, block_hash: b.block_hash as string, tx_count: b.tx_count as number, app_hash: b.app_hash as string, block_time_iso: b.block_time_iso as string,
         })),
       }),
@@ -54,7 +60,7 @@ export function blockTools(bds: BdsReader, graphql: GraphqlIndexed): ToolDefinit
       input: z.object({ height: heightArg }),
       output: z.object({ found: z.boolean(), block: blockOut.nullable() }),
       run: async ({ height }, { signal }) => {
-        const row = rowOf(await bds.read(QueryPath.build('block', [height]), 'get_block', signal));
+        const row = rowOf(await bds.readOr(QueryPath.build('block', [height]), 'get_block', signal, () => node.at(height, signal)));
         return { found: row !== null, block: row as z.input<typeof blockOut> | null };
       },
     }),
@@ -66,7 +72,7 @@ export function blockTools(bds: BdsReader, graphql: GraphqlIndexed): ToolDefinit
       input: z.object({ block_hash: z.string().regex(/^(0x)?[0-9a-fA-F]{64}$/, 'block_hash must be 64 hex characters').transform((h) => h.replace(/^0x/, '').toUpperCase()) }),
       output: z.object({ found: z.boolean(), block: blockOut.nullable() }),
       run: async ({ block_hash }, { signal }) => {
-        const row = rowOf(await bds.read(QueryPath.build('block_by_hash', [block_hash]), 'get_block_by_hash', signal));
+        const row = rowOf(await bds.readOr(QueryPath.build('block_by_hash', [block_hash]), 'get_block_by_hash', signal, () => node.byHash(block_hash, signal)));
         return { found: row !== null, block: row as z.input<typeof blockOut> | null };
       },
     }),
@@ -78,8 +84,7 @@ export function blockTools(bds: BdsReader, graphql: GraphqlIndexed): ToolDefinit
       input: z.object({ tx_hash: txHashSchema }),
       output: z.object({ found: z.boolean(), transaction: txOut.extend({ payload: z.unknown(), envelope: z.unknown() }).nullable() }),
       run: async ({ tx_hash }, { signal }) => {
-        const answer = await bds.tryRead(QueryPath.build('tx', [tx_hash]), 'get_indexed_tx', signal);
-        const row = 'json' in answer ? rowOf(answer.json) : ((await graphql.tx(tx_hash, 'get_indexed_tx', answer.noBds, signal)) as Row | null);
+        const row = rowOf(await bds.readOr(QueryPath.build('tx', [tx_hash]), 'get_indexed_tx', signal, (ctx) => graphql.tx(tx_hash, ctx)));
         return { found: row !== null, transaction: row ? { ...txItem(row), payload: row.payload, envelope: row.envelope } : null };
       },
     }),
@@ -91,7 +96,7 @@ export function blockTools(bds: BdsReader, graphql: GraphqlIndexed): ToolDefinit
       input: z.object({ block_ref: blockRefArg }),
       output: z.object({ items: z.array(txOut) }),
       run: async ({ block_ref }, { signal }) => ({
-        items: rowsOf(await bds.read(QueryPath.build('txs_for_block', [blockRefPart(block_ref)]), 'list_txs_for_block', signal)).map(txItem),
+        items: rowsOf(await bds.readOr(QueryPath.build('txs_for_block', [blockRefPart(block_ref)]), 'list_txs_for_block', signal, (ctx) => graphql.txsForBlock(blockRefPart(block_ref), ctx))).map(txItem),
       }),
     }),
     defineTool({
@@ -102,7 +107,7 @@ export function blockTools(bds: BdsReader, graphql: GraphqlIndexed): ToolDefinit
       input: z.object({ sender: textArg('sender'), limit: bdsLimit, offset: bdsOffset }),
       output: z.object({ items: z.array(txOut) }),
       run: async ({ sender, limit, offset }, { signal }) => ({
-        items: rowsOf(await bds.read(QueryPath.build('txs_by_sender', [sender], { limit, offset }), 'list_txs_by_sender', signal)).map(txItem),
+        items: rowsOf(await bds.readOr(QueryPath.build('txs_by_sender', [sender], { limit, offset }), 'list_txs_by_sender', signal, (ctx) => graphql.txsBy('sender', sender, limit, offset, ctx))).map(txItem),
       }),
     }),
     defineTool({
@@ -113,7 +118,7 @@ export function blockTools(bds: BdsReader, graphql: GraphqlIndexed): ToolDefinit
       input: z.object({ contract: textArg('contract'), limit: bdsLimit, offset: bdsOffset }),
       output: z.object({ items: z.array(txOut) }),
       run: async ({ contract, limit, offset }, { signal }) => ({
-        items: rowsOf(await bds.read(QueryPath.build('txs_by_contract', [contract], { limit, offset }), 'list_txs_by_contract', signal)).map(txItem),
+        items: rowsOf(await bds.readOr(QueryPath.build('txs_by_contract', [contract], { limit, offset }), 'list_txs_by_contract', signal, (ctx) => graphql.txsBy('contract', contract, limit, offset, ctx))).map(txItem),
       }),
     }),
   ];

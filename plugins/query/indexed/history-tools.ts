@@ -11,7 +11,10 @@ import {
 /** A state key as the history path takes it; NUL cannot be in PostgreSQL text, so it is refused here. */
 const historyKeyArg = stateKeySchema.refine((v) => !v.includes('\u0000'), 'key must not contain a NUL character');
 
-/** Events, state history, developer rewards and the shielded feeds (mcp.md §4.6-4.7), read through the BDS query paths. */
+/**
+ * Events, state history, developer rewards and the shielded feeds (mcp.md §4.6-4.7), read through
+ * the BDS query paths; on a node without BDS all but the shielded feeds ask GraphQL (upstream's order).
+ */
 export function historyTools(bds: BdsReader, graphql: GraphqlIndexed): ToolDefinition[] {
   const lastId = (items: Array<Record<string, unknown>>, key: string) => (items.length ? (items[items.length - 1]![key] as number) : null);
   return [
@@ -23,7 +26,7 @@ export function historyTools(bds: BdsReader, graphql: GraphqlIndexed): ToolDefin
       input: z.object({ tx_hash: txHashSchema }),
       output: z.object({ items: z.array(eventOut) }),
       run: async ({ tx_hash }, { signal }) => ({
-        items: rowsOf(await bds.read(QueryPath.build('events_for_tx', [tx_hash]), 'get_events_for_tx', signal)).map(withCreated) as z.input<typeof eventOut>[],
+        items: rowsOf(await bds.readOr(QueryPath.build('events_for_tx', [tx_hash]), 'get_events_for_tx', signal, (ctx) => graphql.eventsForTx(tx_hash, ctx))).map(withCreated) as z.input<typeof eventOut>[],
       }),
     }),
     defineTool({
@@ -35,9 +38,8 @@ export function historyTools(bds: BdsReader, graphql: GraphqlIndexed): ToolDefin
       output: z.object({ items: z.array(eventOut), next_after_id: intOut.nullable() }),
       run: async ({ contract, event, limit, offset, after_id }, { signal }) => {
         const path = QueryPath.build('events', [contract, event], after_id === undefined ? { limit, offset } : { limit, after_id });
-        const answer = await bds.tryRead(path, 'list_events', signal);
-        const rows = 'json' in answer ? rowsOf(answer.json) : await graphql.events(contract, event, limit, offset, after_id, 'list_events', answer.noBds, signal);
-        const items = rows.map((r) => withCreated(r as never)) as z.input<typeof eventOut>[];
+        const rows = rowsOf(await bds.readOr(path, 'list_events', signal, (ctx) => graphql.events(contract, event, limit, offset, after_id, ctx)));
+        const items = rows.map(withCreated) as z.input<typeof eventOut>[];
         const maxId = items.reduce<number | null>((m, e) => (m === null || Number(e.id) > m ? Number(e.id) : m), null);
         return { items, next_after_id: maxId ?? after_id ?? null };
       },
@@ -50,9 +52,8 @@ export function historyTools(bds: BdsReader, graphql: GraphqlIndexed): ToolDefin
       input: z.object({ key: historyKeyArg, limit: bdsLimit, offset: bdsOffset }),
       output: z.object({ items: z.array(stateEntryOut) }),
       run: async ({ key, limit, offset }, { signal }) => {
-        const answer = await bds.tryRead(QueryPath.build('state_history', [key], { limit, offset }), 'get_state_history', signal);
-        const rows = 'json' in answer ? rowsOf(answer.json) : await graphql.stateHistory(key, limit, offset, 'get_state_history', answer.noBds, signal);
-        return { items: rows.map((r) => withCreated(r as never)) as z.input<typeof stateEntryOut>[] };
+        const rows = rowsOf(await bds.readOr(QueryPath.build('state_history', [key], { limit, offset }), 'get_state_history', signal, (ctx) => graphql.stateHistory(key, limit, offset, ctx)));
+        return { items: rows.map(withCreated) as z.input<typeof stateEntryOut>[] };
       },
     }),
     defineTool({
@@ -63,7 +64,7 @@ export function historyTools(bds: BdsReader, graphql: GraphqlIndexed): ToolDefin
       input: z.object({ tx_hash: txHashSchema }),
       output: z.object({ items: z.array(stateEntryOut) }),
       run: async ({ tx_hash }, { signal }) => ({
-        items: rowsOf(await bds.read(QueryPath.build('state_for_tx', [tx_hash]), 'get_state_for_tx', signal)).map(withCreated) as z.input<typeof stateEntryOut>[],
+        items: rowsOf(await bds.readOr(QueryPath.build('state_for_tx', [tx_hash]), 'get_state_for_tx', signal, (ctx) => graphql.stateForTx(tx_hash, ctx))).map(withCreated) as z.input<typeof stateEntryOut>[],
       }),
     }),
     defineTool({
@@ -74,7 +75,7 @@ export function historyTools(bds: BdsReader, graphql: GraphqlIndexed): ToolDefin
       input: z.object({ block_ref: blockRefArg }),
       output: z.object({ items: z.array(stateEntryOut) }),
       run: async ({ block_ref }, { signal }) => ({
-        items: rowsOf(await bds.read(QueryPath.build('state_for_block', [blockRefPart(block_ref)]), 'get_state_for_block', signal)) as z.input<typeof stateEntryOut>[],
+        items: rowsOf(await bds.readOr(QueryPath.build('state_for_block', [blockRefPart(block_ref)]), 'get_state_for_block', signal, (ctx) => graphql.stateForBlock(blockRefPart(block_ref), ctx))) as z.input<typeof stateEntryOut>[],
       }),
     }),
     defineTool({
@@ -88,7 +89,8 @@ export function historyTools(bds: BdsReader, graphql: GraphqlIndexed): ToolDefin
         first_block_height: intOut.nullable(), last_block_height: intOut.nullable(), first_reward_at: z.string().nullable(), last_reward_at: z.string().nullable(),
       }),
       run: async ({ recipient_key }, { signal }) => {
-        const r = rowOf(await bds.read(QueryPath.build('developer_rewards', [recipient_key]), 'get_developer_rewards', signal)) ?? {};
+        const path = QueryPath.build('developer_rewards', [recipient_key]);
+        const r = rowOf(await bds.readOr(path, 'get_developer_rewards', signal, (ctx) => graphql.developerRewards(recipient_key, ctx))) ?? {};
         return { ...r, total_rewards: plainDecimal(String(r.total_rewards ?? '0')) } as never;
       },
     }),

@@ -91,9 +91,12 @@ describe('query tools: the GraphQL fallback (CHAIN_GRAPHQL)', function () {
       const neither = await plain.call('list_events', { contract: 'currency', event: 'Transfer' });
       assert.equal(neither.error?.code, 'bds_unavailable');
       assert.match(neither.error!.message, /the node has no BDS .*the GraphQL fallback at http:\/\/127\.0\.0\.1:\d+\/graphql did not answer either/);
-      // A tool without a fallback in the reference stays BDS-only.
+      // A tool without a fallback in the reference stays BDS-only; the block reads fall back to the node's RPC.
+      const tags = await viaGraphql.call('list_shielded_output_tags', { tag_value: 'x' });
+      assert.equal(tags.error?.code, 'bds_unavailable');
       const blocks = await viaGraphql.call('list_blocks', {});
-      assert.equal(blocks.error?.code, 'bds_unavailable');
+      assert.equal(blocks.error, undefined, JSON.stringify(blocks.error));
+      assert.equal(blocks.result.items[0].height, (await viaGraphql.call('get_bds_status')).result.current_block_height);
     });
 
     it('get_token_contract_by_symbol searches the indexed token symbols', async () => {
