@@ -2,6 +2,7 @@ import assert from 'node:assert/strict';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { GraphqlStates } from '../../../plugins/query/graphql-states.js';
+import { GraphqlIndexed } from '../../../plugins/query/indexed/graphql-indexed.js';
 import { forEachDatabase } from '../../support/databases.js';
 import { postJson, type TestHost } from '../../support/test-host.js';
 import { devAccount, devnetConfig, startHost, tempHome, type RunningHost } from '../wallet/chain-tool-kit.js';
@@ -216,6 +217,34 @@ describe('query tools: the GraphQL fallback (CHAIN_GRAPHQL)', function () {
         await host.stop();
         await home.remove();
       }
+    });
+
+    it('the indexed fallback pages by cursor, sums rewards exactly, and takes JSON as text or as objects', async () => {
+      const reward = (i: number, value: string) => ({ txHash: `T${i % 3}`, sourceContract: i % 2 ? 'con_a' : 'con_b', value, blockHeight: String(10 + i), createdAt: `2026-01-01T00:00:${String(i).padStart(2, '0')}.000000+00:00` });
+      answer = (v) => ({ body: { data: { allRewards: v.after === null
+        ? { nodes: [reward(1, '0.1'), reward(2, '123456789012345678901234567890.000000000000000001')], pageInfo: { hasNextPage: true, endCursor: 'c1' } }
+        : { nodes: [reward(3, '0.2')], pageInfo: { hasNextPage: false, endCursor: 'c2' } } } } });
+      const indexed = new GraphqlIndexed(new GraphqlStates(url));
+      const ctx = { what: 'get_developer_rewards', noBdsReason: 'Unknown query path: developer_rewards' };
+      assert.deepEqual(await indexed.developerRewards('dev', ctx), {
+        recipient_key: 'dev', total_rewards: '123456789012345678901234567890.300000000000000001', reward_count: 3, tx_count: 3, contract_count: 2,
+        first_block_height: 11, last_block_height: 13, first_reward_at: '2026-01-01T00:00:01+00:00', last_reward_at: '2026-01-01T00:00:03+00:00',
+      });
+      assert.deepEqual(requests.map((r) => [r.variables.after, r.variables.first]), [[null, 1000], ['c1', 1000]]);
+      assert.match(requests[0]!.query, /allRewards\(condition: \{type: "developer_reward", recipientKey: \$k\}, orderBy: ID_ASC, first: \$first, after: \$after\)/);
+
+      // JSON columns as PostGraphile 5 sends them (text) and as a dynamicJson endpoint does (objects); integers beyond 2^53 exact.
+      requests = [];
+      const change = (newValue: unknown) => ({ key: 'k', newValue, txHash: 'AB', txIndex: 0, writeIndex: 0, originType: 'transaction' });
+      answer = () => ({ body: { data: { allStateChanges: { nodes: [change('{"n": 123456789012345678901}'), change({ n: 1 }), change(null)], pageInfo: { hasNextPage: false, endCursor: null } } } } });
+      const rows = await indexed.stateForBlock('7', { ...ctx, what: 'get_state_for_block' });
+      assert.deepEqual(rows.map((r) => r.value), [{ n: '123456789012345678901' }, { n: 1 }, null]);
+      assert.deepEqual(requests[0]!.variables, { ref: '7', first: 1000, after: null });
+
+      // An endpoint that refuses: the error names the node's answer and GraphQL's.
+      answer = () => ({ status: 400, body: { errors: [{ message: 'Cannot query field "allRewards" on type "Query".' }] } });
+      await assert.rejects(indexed.developerRewards('dev', ctx), (err: Error & { code?: string }) =>
+        err.code === 'bds_unavailable' && /it answers "Unknown query path: developer_rewards".*did not answer either \(Cannot query field "allRewards"/.test(err.message));
     });
 
     it('tools fall back to the state scan and say why GraphQL could not answer', async () => {
