@@ -4,6 +4,7 @@ import type { AddressInfo } from 'node:net';
 import { GraphqlStates } from '../../../plugins/query/graphql-states.js';
 import { GraphqlIndexed } from '../../../plugins/query/indexed/graphql-indexed.js';
 import { forEachDatabase } from '../../support/databases.js';
+import { freePort } from '../../support/free-port.js';
 import { postJson, type TestHost } from '../../support/test-host.js';
 import { devAccount, devnetConfig, startHost, tempHome, type RunningHost } from '../wallet/chain-tool-kit.js';
 
@@ -167,7 +168,7 @@ describe('query tools: the GraphQL fallback (CHAIN_GRAPHQL)', function () {
       answer = () => ({ body: { data: { allStates: { nodes: [], pageInfo: { hasNextPage: false, endCursor: null } } } } });
       assert.deepEqual(await states.contractStates('.balances:x', 10), { rows: [], truncated: false });
 
-      const port = await closedPort();
+      const port = await freePort();
       const closed = new GraphqlStates(`http://user:secret@127.0.0.1:${port}/graphql?x=1`);
       const down = await closed.contractStates('.balances:x', 10);
       assert.deepEqual(down, { unavailable: `GraphQL at http://127.0.0.1:${port}/graphql did not answer: ECONNREFUSED` });
@@ -265,12 +266,3 @@ describe('query tools: the GraphQL fallback (CHAIN_GRAPHQL)', function () {
     });
   });
 });
-
-/** A port nothing listens on (just released by the OS). */
-async function closedPort(): Promise<number> {
-  const probe = http.createServer();
-  await new Promise<void>((resolve) => probe.listen(0, '127.0.0.1', resolve));
-  const { port } = probe.address() as AddressInfo;
-  await new Promise<void>((resolve) => probe.close(() => resolve()));
-  return port;
-}

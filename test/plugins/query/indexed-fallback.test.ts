@@ -2,6 +2,7 @@ import assert from 'node:assert/strict';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { forEachDatabase } from '../../support/databases.js';
+import { freePort } from '../../support/free-port.js';
 import type { TestHost } from '../../support/test-host.js';
 import { devAccount, startHost, tempHome, type RunningHost } from '../wallet/chain-tool-kit.js';
 
@@ -176,15 +177,6 @@ describe('query tools: the indexed reads fall back as upstream lists (BDS, then 
     });
   });
 });
-
-/** A port nothing listens on now (just released by the OS). */
-async function freePort(): Promise<number> {
-  const probe = http.createServer();
-  await new Promise<void>((resolve) => probe.listen(0, '127.0.0.1', resolve));
-  const { port } = probe.address() as AddressInfo;
-  await new Promise<void>((resolve) => probe.close(() => resolve()));
-  return port;
-}
 
 /**
  * The node as one without BDS shows it: JSON-RPC passed through, except that an `abci_query` of
