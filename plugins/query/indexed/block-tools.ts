@@ -4,9 +4,10 @@ import { intOut, txHashSchema } from '../../../core/tools/chain-schemas.js';
 import { defineTool, type ToolDefinition } from '../../../core/tools/tool.js';
 import type { BdsReader } from './bds-reader.js';
 import type { GraphqlIndexed } from './graphql-indexed.js';
+import { indexedBlockTool, indexedListTool } from './indexed-tool-shapes.js';
 import type { NodeBlocks } from './node-blocks.js';
 import {
-  bdsLimit, bdsOffset, blockOut, blockRefArg, blockRefPart, heightArg, rowOf, rowsOf, textArg, txItem, txOut,
+  bdsLimit, bdsOffset, blockRefArg, blockRefPart, heightArg, rowOf, textArg, txItem, txOut,
 } from './indexed-schemas.js';
 
 /**
@@ -39,42 +40,33 @@ export function blockTools(bds: BdsReader, graphql: GraphqlIndexed, node: NodeBl
         };
       },
     }),
-    defineTool({
+    indexedListTool(bds, {
       name: 'list_blocks',
       title: 'List indexed blocks',
       description: 'Indexed blocks, newest first (height 0 is the genesis pseudo-block).',
-      capability: 'read',
       input: z.object({ limit: bdsLimit, offset: bdsOffset }),
-      output: z.object({ items: z.array(z.object({ height: intOut, block_hash: z.string(), tx_count: intOut, app_hash: z.string(), block_time_iso: z.string() })) }),
-      run: async ({ limit, offset }, { signal }) => ({
-        items: rowsOf(await bds.readOr(QueryPath.build('blocks', [], { limit, offset }), 'list_blocks', signal, () => node.list(limit, offset, signal))).map((b) => ({
-          height: b.height as number, block_hash: b.block_hash as string, tx_count: b.tx_count as number, app_hash: b.app_hash as string, block_time_iso: b.block_time_iso as string,
-        })),
+      item: z.object({ height: intOut, block_hash: z.string(), tx_count: intOut, app_hash: z.string(), block_time_iso: z.string() }),
+      map: (b) => ({
+        height: b.height as number, block_hash: b.block_hash as string, tx_count: b.tx_count as number, app_hash: b.app_hash as string, block_time_iso: b.block_time_iso as string,
       }),
+      path: ({ limit, offset }) => QueryPath.build('blocks', [], { limit, offset }),
+      fallback: ({ limit, offset }, ctx) => node.list(limit, offset, ctx.signal),
     }),
-    defineTool({
+    indexedBlockTool(bds, {
       name: 'get_block',
       title: 'Get indexed block',
       description: 'One indexed block by height; found is false when the index does not have it (yet).',
-      capability: 'read',
       input: z.object({ height: heightArg }),
-      output: z.object({ found: z.boolean(), block: blockOut.nullable() }),
-      run: async ({ height }, { signal }) => {
-        const row = rowOf(await bds.readOr(QueryPath.build('block', [height]), 'get_block', signal, () => node.at(height, signal)));
-        return { found: row !== null, block: row as z.input<typeof blockOut> | null };
-      },
+      path: ({ height }) => QueryPath.build('block', [height]),
+      fallback: ({ height }, ctx) => node.at(height, ctx.signal),
     }),
-    defineTool({
+    indexedBlockTool(bds, {
       name: 'get_block_by_hash',
       title: 'Get indexed block by hash',
       description: 'One indexed block by its hash (64 hex, any case).',
-      capability: 'read',
       input: z.object({ block_hash: z.string().regex(/^(0x)?[0-9a-fA-F]{64}$/, 'block_hash must be 64 hex characters').transform((h) => h.replace(/^0x/, '').toUpperCase()) }),
-      output: z.object({ found: z.boolean(), block: blockOut.nullable() }),
-      run: async ({ block_hash }, { signal }) => {
-        const row = rowOf(await bds.readOr(QueryPath.build('block_by_hash', [block_hash]), 'get_block_by_hash', signal, () => node.byHash(block_hash, signal)));
-        return { found: row !== null, block: row as z.input<typeof blockOut> | null };
-      },
+      path: ({ block_hash }) => QueryPath.build('block_by_hash', [block_hash]),
+      fallback: ({ block_hash }, ctx) => node.byHash(block_hash, ctx.signal),
     }),
     defineTool({
       name: 'get_indexed_tx',
@@ -88,38 +80,36 @@ export function blockTools(bds: BdsReader, graphql: GraphqlIndexed, node: NodeBl
         return { found: row !== null, transaction: row ? { ...txItem(row), payload: row.payload, envelope: row.envelope } : null };
       },
     }),
-    defineTool({
+    indexedListTool(bds, {
       name: 'list_txs_for_block',
       title: 'List transactions of a block',
       description: 'The indexed transactions of one block in order; block_ref is a height or a 64-hex block hash.',
-      capability: 'read',
       input: z.object({ block_ref: blockRefArg }),
-      output: z.object({ items: z.array(txOut) }),
-      run: async ({ block_ref }, { signal }) => ({
-        items: rowsOf(await bds.readOr(QueryPath.build('txs_for_block', [blockRefPart(block_ref)]), 'list_txs_for_block', signal, (ctx) => graphql.txsForBlock(blockRefPart(block_ref), ctx))).map(txItem),
-      }),
+      item: txOut,
+      map: txItem,
+      path: ({ block_ref }) => QueryPath.build('txs_for_block', [blockRefPart(block_ref)]),
+      fallback: ({ block_ref }, ctx) => graphql.txsForBlock(blockRefPart(block_ref), ctx),
     }),
-    defineTool({
-      name: 'list_txs_by_sender',
-      title: 'List transactions by sender',
-      description: "A sender's indexed transactions, newest first.",
-      capability: 'read',
-      input: z.object({ sender: textArg('sender'), limit: bdsLimit, offset: bdsOffset }),
-      output: z.object({ items: z.array(txOut) }),
-      run: async ({ sender, limit, offset }, { signal }) => ({
-        items: rowsOf(await bds.readOr(QueryPath.build('txs_by_sender', [sender], { limit, offset }), 'list_txs_by_sender', signal, (ctx) => graphql.txsBy('sender', sender, limit, offset, ctx))).map(txItem),
-      }),
-    }),
-    defineTool({
-      name: 'list_txs_by_contract',
-      title: 'List transactions by contract',
-      description: "Indexed transactions calling one contract, newest first.",
-      capability: 'read',
-      input: z.object({ contract: textArg('contract'), limit: bdsLimit, offset: bdsOffset }),
-      output: z.object({ items: z.array(txOut) }),
-      run: async ({ contract, limit, offset }, { signal }) => ({
-        items: rowsOf(await bds.readOr(QueryPath.build('txs_by_contract', [contract], { limit, offset }), 'list_txs_by_contract', signal, (ctx) => graphql.txsBy('contract', contract, limit, offset, ctx))).map(txItem),
-      }),
-    }),
+    txsByTool(bds, graphql, 'sender', 'List transactions by sender', "A sender's indexed transactions, newest first."),
+    txsByTool(bds, graphql, 'contract', 'List transactions by contract', 'Indexed transactions calling one contract, newest first.'),
   ];
+}
+
+/** `list_txs_by_sender` and `list_txs_by_contract`: one column's transactions, newest first, paged. */
+function txsByTool(bds: BdsReader, graphql: GraphqlIndexed, column: 'sender' | 'contract', title: string, description: string): ToolDefinition {
+  // The column's argument first, as the reference lists it: `{sender|contract, limit, offset}`. Typed
+  // as if both columns were there; only `column` is, and only `args[column]` is read.
+  const input = z.object({ [column]: textArg(column), limit: bdsLimit, offset: bdsOffset }) as z.ZodObject<{
+    sender: ReturnType<typeof textArg>; contract: ReturnType<typeof textArg>; limit: typeof bdsLimit; offset: typeof bdsOffset;
+  }>;
+  return indexedListTool(bds, {
+    name: `list_txs_by_${column}`,
+    title,
+    description,
+    input,
+    item: txOut,
+    map: txItem,
+    path: (args) => QueryPath.build(`txs_by_${column}`, [args[column]], { limit: args.limit, offset: args.offset }),
+    fallback: (args, ctx) => graphql.txsBy(column, args[column], args.limit, args.offset, ctx),
+  });
 }
