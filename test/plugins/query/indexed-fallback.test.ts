@@ -175,6 +175,28 @@ describe('query tools: the indexed reads fall back as upstream lists (BDS, then 
       assert.equal(shielded.error?.code, 'bds_unavailable');
       assert.doesNotMatch(shielded.error!.message, /GraphQL/);
     });
+
+    // Last: it adds blocks the tests above do not expect.
+    it('list_blocks over more than one RPC page (the node answers 20 block metas a call) equals the BDS listing', async () => {
+      const [C, D] = [devAccount(2), devAccount(3)];
+      let top = 0;
+      for (let i = 0; i < 25; i++) {
+        const r = await direct.call('send_tokens', { private_key: C.privateKey, to_address: D.address, amount: '1' });
+        assert.equal(r.error, undefined, JSON.stringify(r.error));
+        top = Number(r.result.height);
+      }
+      for (let i = 0; Number((await direct.call('get_bds_status')).result?.indexed_height ?? -1) < top; i++) {
+        if (i > 300) throw new Error(`BDS did not index block ${top}`);
+        await new Promise((resolve) => setTimeout(resolve, 100));
+      }
+      const all = await same('list_blocks', { limit: top });
+      assert.deepEqual(all.items.map((b: { height: number }) => b.height), Array.from({ length: top }, (_, i) => top - i), 'every block down to 1, newest first');
+      await same('list_blocks', { limit: 22, offset: 3 });
+      await same('list_blocks', { limit: 2, offset: top - 2 });
+      // Only the index has the genesis pseudo-block (height 0); the node's blocks start at 1.
+      const [indexed, node] = [await direct.call('list_blocks', { limit: 1000 }), await fallback.call('list_blocks', { limit: 1000 })];
+      assert.deepEqual(node.result.items, indexed.result.items.filter((b: { height: number }) => b.height > 0));
+    });
   });
 });
 
