@@ -1,10 +1,7 @@
 import { strict as assert } from 'node:assert';
-import { mkdtempSync, rmSync } from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
 import { postgresReachable, TEST_POSTGRES_URL } from '../../support/databases.js';
 import type { CompatChain } from './support/compat-chain.js';
-import type { ServerProcess } from './support/compat-servers.js';
+import type { CompatPair } from './support/compat-pair.js';
 
 /**
  * The indexed reads' GraphQL fallback (plugins/query/indexed/graphql-indexed.ts) against the real
@@ -15,11 +12,8 @@ import type { ServerProcess } from './support/compat-servers.js';
  */
 describe('the indexed-read GraphQL fallback against PostGraphile 5 under upstream\'s preset', function () {
   this.timeout(900_000);
-  let home: string | null = null;
-  let database: { url: string; drop(): Promise<void> } | null = null;
+  let pair: CompatPair | null = null;
   let chain: CompatChain;
-  let reference: ServerProcess | null = null;
-  let ours: ServerProcess | null = null;
   type Indexed = import('../../../plugins/query/indexed/graphql-indexed.js').GraphqlIndexed;
   let theirs: Indexed;
   let mine: Indexed;
@@ -30,28 +24,17 @@ describe('the indexed-read GraphQL fallback against PostGraphile 5 under upstrea
       console.log('PostgreSQL server at 127.0.0.1:5432 unreachable: the PostGraphile fallback test is SKIPPED');
       this.skip();
     }
-    const servers = await import('./support/compat-servers.js');
-    const install = await import('./support/compat-install.js');
-    const db = await import('./support/compat-database.js');
-    const fill = await import('./support/compat-chain.js');
+    const { startCompatPair } = await import('./support/compat-pair.js');
     const { GraphqlStates } = await import('../../../plugins/query/graphql-states.js');
     const { GraphqlIndexed } = await import('../../../plugins/query/indexed/graphql-indexed.js');
-    install.ensureCompatInstalled();
-    home = mkdtempSync(path.join(os.tmpdir(), 'chain-pg-fallback-'));
-    database = await db.createDatabase(TEST_POSTGRES_URL, 'chain_pgfallback');
-    chain = await fill.fillCompatChain(database.url, home);
-    await db.hideMigrationTables(database.url);
-    reference = await servers.startPostgraphile(database.url);
-    ours = await servers.startSidecar(database.url);
-    theirs = new GraphqlIndexed(new GraphqlStates(reference.url, { timeoutMs: 30_000 }));
-    mine = new GraphqlIndexed(new GraphqlStates(ours.url, { timeoutMs: 30_000 }));
+    pair = await startCompatPair('chain_pgfallback');
+    chain = pair.chain;
+    theirs = new GraphqlIndexed(new GraphqlStates(pair.reference.url, { timeoutMs: 30_000 }));
+    mine = new GraphqlIndexed(new GraphqlStates(pair.ours.url, { timeoutMs: 30_000 }));
   });
 
   after(async function () {
-    await ours?.stop().catch(() => undefined);
-    await reference?.stop().catch(() => undefined);
-    await database?.drop().catch(() => undefined);
-    if (home) rmSync(home, { recursive: true, force: true });
+    await pair?.stop();
   });
 
   const ctx = { what: 'compat', noBdsReason: 'Unknown query path' };
