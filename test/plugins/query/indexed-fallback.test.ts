@@ -4,7 +4,7 @@ import type { AddressInfo } from 'node:net';
 import { forEachDatabase } from '../../support/databases.js';
 import { freePort } from '../../support/free-port.js';
 import type { TestHost } from '../../support/test-host.js';
-import { devAccount, startHost, tempHome, type RunningHost } from '../wallet/chain-tool-kit.js';
+import { devAccount, NO_GRAPHQL, startHost, tempHome, type RunningHost } from '../wallet/chain-tool-kit.js';
 
 /**
  * Upstream's fallback order for the indexed reads (mcp.md §4.6: the BDS path first, then the
@@ -52,7 +52,7 @@ describe('query tools: the indexed reads fall back as upstream lists (BDS, then 
       home = await tempHome();
       direct = await startHost({ home: `${home.dir}/d`, node: { url: rpcUrl }, plugins: { wallet: {}, query: {} } }, { unsafe: true });
       fallback = await startHost({ home: `${home.dir}/f`, node: { url: proxyUrl }, graphqlUrl, plugins: { query: {} } });
-      noGraphql = await startHost({ home: `${home.dir}/n`, node: { url: proxyUrl }, graphqlUrl: 'http://127.0.0.1:9/graphql', plugins: { query: {} } });
+      noGraphql = await startHost({ home: `${home.dir}/n`, node: { url: proxyUrl }, graphqlUrl: NO_GRAPHQL, plugins: { query: {} } });
       for (const amount of ['1.5', '2']) {
         const r = await direct.call('send_tokens', { private_key: A.privateKey, to_address: B.address, amount });
         assert.equal(r.error, undefined, JSON.stringify(r.error));
