@@ -6,6 +6,7 @@ import { SCHEMA_V7 } from '../plugins/bds/database/schema-v7.js';
 import { blockPaths } from '../plugins/bds/query/block-paths.js';
 import { eventPaths } from '../plugins/bds/query/event-paths.js';
 import type { BenchResult } from './bench-result.js';
+import { percentile } from './latency.js';
 
 /**
  * Query latency on a large index: 1,000,000 transactions (10,000 blocks × 100, 200 senders) and
@@ -50,10 +51,6 @@ async function generate(knex: Knex): Promise<void> {
   // VACUUM as well as ANALYZE: otherwise autovacuum takes on the fresh million rows while the
   // latencies are measured, and its spike lands in whichever percentile it overlaps.
   for (const table of ['blocks', 'transactions', 'events']) await knex.raw(`VACUUM (ANALYZE) ${table}`);
-}
-
-function percentile(sorted: number[], p: number): number {
-  return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))]!;
 }
 
 /**

@@ -3,7 +3,7 @@ import http from 'node:http';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import type { Knex } from 'knex';
-import pg from 'pg';
+import { BENCH_POSTGRES_URL as POSTGRES_URL, postgresReachable } from './bench-postgres.js';
 import { postLoad } from './http-load.js';
 import { printTable, type BenchResult } from './bench-result.js';
 import { ensureBuild, importBuilt } from './production-build.js';
@@ -31,7 +31,6 @@ async function builtModules() {
  * The server side runs from the compiled build: under tsx its many closures would cost more
  * than they do in production, while the direct side is mostly the pg driver either way.
  */
-const POSTGRES_URL = process.env.CHAIN_BENCH_POSTGRES_URL ?? process.env.CHAIN_TEST_POSTGRES_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
 const TXS = 20_000;
 const SENDERS = 50;
 // PGlite runs in this thread and serialises every statement: fewer requests, same shape.
@@ -77,18 +76,6 @@ async function fill(knex: Knex): Promise<void> {
       '2026-01-01T00:00:00Z'::timestamptz + (g / 10) * interval '1 second'
     FROM generate_series(0, ${TXS - 1}) g`);
   await knex.raw('ANALYZE transactions');
-}
-
-async function postgresReachable(): Promise<boolean> {
-  const client = new pg.Client({ connectionString: POSTGRES_URL, connectionTimeoutMillis: 3000 });
-  try {
-    await client.connect();
-    return true;
-  } catch {
-    return false;
-  } finally {
-    await client.end().catch(() => undefined);
-  }
 }
 
 async function benchOn(kind: 'postgres' | 'pglite'): Promise<BenchResult[]> {

@@ -2,14 +2,15 @@ import 'reflect-metadata';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import type { Knex } from 'knex';
-import pg from 'pg';
 import { BdsDatabase } from '../plugins/bds/database/bds-database.js';
 import { prepareSchema } from '../plugins/bds/database/bds-schema.js';
 import { createDatabase, hideMigrationTables } from '../test/compat/postgraphile/support/compat-database.js';
 import { ensureCompatInstalled } from '../test/compat/postgraphile/support/compat-install.js';
 import { postGraphql, startPostgraphile, startSidecar, type ServerProcess } from '../test/compat/postgraphile/support/compat-servers.js';
 import { canonicalAnswer } from '../test/compat/postgraphile/support/answer-diff.js';
+import { BENCH_POSTGRES_URL as BASE_URL, postgresReachable } from './bench-postgres.js';
 import { printTable, type BenchResult } from './bench-result.js';
+import { percentile } from './latency.js';
 import { ensureBuild } from './production-build.js';
 
 /**
@@ -20,7 +21,6 @@ import { ensureBuild } from './production-build.js';
  * events, generated in SQL and vacuumed. Every request goes out alone (one at a time), the six
  * (query, server) pairs round-robin, so what else the machine does hits both servers alike.
  */
-const BASE_URL = process.env.CHAIN_BENCH_POSTGRES_URL ?? process.env.CHAIN_TEST_POSTGRES_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
 const BLOCKS = 2_000;
 const PER_BLOCK = 10;
 /** CHAIN_BENCH_RUNS shortens a trial run; figures come from the default. */
@@ -66,10 +66,6 @@ async function fill(knex: Knex): Promise<void> {
   for (const table of ['blocks', 'transactions', 'events']) await knex.raw(`VACUUM (ANALYZE) ${table}`);
 }
 
-function percentile(sorted: number[], p: number): number {
-  return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))]!;
-}
-
 async function timed(server: ServerProcess, body: string): Promise<number> {
   const started = performance.now();
   const answer = await postGraphql(server.url, body);
@@ -79,20 +75,8 @@ async function timed(server: ServerProcess, body: string): Promise<number> {
   return elapsed;
 }
 
-async function postgresReachable(): Promise<boolean> {
-  const client = new pg.Client({ connectionString: BASE_URL, connectionTimeoutMillis: 3000 });
-  try {
-    await client.connect();
-    return true;
-  } catch {
-    return false;
-  } finally {
-    await client.end().catch(() => undefined);
-  }
-}
-
 export async function run(): Promise<BenchResult[]> {
-  if (!(await postgresReachable())) {
+  if (!(await postgresReachable(BASE_URL))) {
     process.stderr.write(`graphql-vs-postgraphile: PostgreSQL at ${BASE_URL} unreachable; PostGraphile needs the server, skipped\n`);
     return [];
   }

@@ -120,6 +120,14 @@ export class ChainNode {
     return this.rpc.call<ResultBlock>('block', heightParam(height), options);
   }
 
+  /**
+   * The block with this hash (64 hex, with or without `0x`, any case); `block` is null when the
+   * node has none. `hash` is a Go `[]byte` param: base64 of the 32 bytes, as for `tx`.
+   */
+  async blockByHash(hash: string, options?: RpcCallOptions): Promise<ResultBlock> {
+    return this.rpc.call<ResultBlock>('block_by_hash', { hash: txHashBase64(hash) }, options);
+  }
+
   async blockResults(height?: Height, options?: RpcCallOptions): Promise<ResultBlockResults> {
     return this.rpc.call<ResultBlockResults>('block_results', heightParam(height), options);
   }

@@ -1,4 +1,4 @@
-import type { JsonValue } from '../../core/chain/canonical-json.js';
+import { parseJsonExact, type JsonValue } from '../../core/chain/canonical-json.js';
 import { contractNameSchema } from '../../core/tools/chain-schemas.js';
 
 /**
@@ -188,10 +188,10 @@ function networkReason(err: unknown): string {
  * `dynamicJson` sends objects; its string values that happen to parse as JSON are the one
  * ambiguity, and `valueNumeric` carries numbers anyway).
  */
-function jsonColumn(value: unknown): JsonValue {
+export function jsonColumn(value: unknown): JsonValue {
   if (typeof value !== 'string') return (value ?? null) as JsonValue;
   try {
-    return JSON.parse(value) as JsonValue;
+    return parseJsonExact(value);
   } catch {
     return value;
   }

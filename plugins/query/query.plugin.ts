@@ -7,6 +7,7 @@ import { GraphqlStates } from './graphql-states.js';
 import { BdsReader } from './indexed/bds-reader.js';
 import { GraphqlIndexed } from './indexed/graphql-indexed.js';
 import { indexedTools } from './indexed/indexed-tools.js';
+import { NodeBlocks } from './indexed/node-blocks.js';
 import { balanceTools } from './tools/balance-tools.js';
 import { chainTools } from './tools/chain-tools.js';
 import { contractTools } from './tools/contract-tools.js';
@@ -32,7 +33,7 @@ export const queryPlugin = definePlugin({
       graphql: new GraphqlStates(ctx.settings.graphqlUrl),
       includeRaw: ctx.settings.includeRaw,
     };
-    const indexed = indexedTools(new BdsReader(deps), new GraphqlIndexed(deps.graphql));
+    const indexed = indexedTools(new BdsReader(deps), new GraphqlIndexed(deps.graphql), new NodeBlocks(deps));
     for (const tool of [...balanceTools(deps), ...tokenTools(deps), ...chainTools(deps), ...stateTools(deps), ...contractTools(deps), ...indexed]) {
       ctx.tools.add(tool);
     }

@@ -166,11 +166,15 @@ describe('examples', function () {
         const balance = await postJson(h.url('/tools/get_balance'), { address: devnet.accounts()[0]!.address }, auth);
         assert.equal(balance.status, 200);
         assert.equal(balance.json.balance, '1000000');
-        // This remote devnet runs without BDS: an indexed read says so plainly.
-        const blocks = await postJson(h.url('/tools/list_blocks'), {}, auth);
-        assert.equal(blocks.status, 503, blocks.text);
-        assert.equal(blocks.json.error.code, 'bds_unavailable');
-        assert.match(blocks.json.error.message, /the node has no BDS \(it answers "Unknown query path: blocks"\)/);
+        // This remote devnet runs without BDS: an indexed read without a fallback says so plainly;
+        // the block reads fall back to the node's RPC (mcp.md §4.6).
+        const tags = await postJson(h.url('/tools/list_shielded_output_tags'), { tag_value: 'x' }, auth);
+        assert.equal(tags.status, 503, tags.text);
+        assert.equal(tags.json.error.code, 'bds_unavailable');
+        assert.match(tags.json.error.message, /the node has no BDS \(it answers "Unknown query path: shielded_output_tags"\)/);
+        const blocks = await postJson(h.url('/tools/list_blocks'), { limit: 1 }, auth);
+        assert.equal(blocks.status, 200, blocks.text);
+        assert.equal(blocks.json.items.length, 1);
       } finally {
         await h.stop();
       }

@@ -1,4 +1,5 @@
 import { parseJsonExact, type JsonObject, type JsonValue } from '../../../core/chain/canonical-json.js';
+import { blockTimeOf as coreBlockTimeOf, isoFromNanos } from '../../../core/chain/block-time.js';
 import { jsonText } from './json-text.js';
 
 /**
@@ -84,22 +85,13 @@ function isObject(v: unknown): v is Record<string, unknown> {
   return typeof v === 'object' && v !== null && !Array.isArray(v);
 }
 
-/** `2026-01-01T00:00:04.123456789Z` → ns since the epoch truncated to µs (bds.md §9.1), and the ISO text. */
-export function blockTimeOf(rfc3339: string): { nanos: bigint; iso: string } {
-  const m = /^(\d{4}-\d{2}-\d{2})T(\d{2}:\d{2}:\d{2})(?:\.(\d+))?(Z|[+-]\d{2}:\d{2})$/.exec(rfc3339.trim());
-  if (!m) throw new BlockPayloadError(`block time ${JSON.stringify(rfc3339)} is not RFC 3339`);
-  const seconds = Date.parse(`${m[1]}T${m[2]}${m[4] === 'Z' ? 'Z' : m[4]}`);
-  if (Number.isNaN(seconds)) throw new BlockPayloadError(`block time ${JSON.stringify(rfc3339)} is not a valid date`);
-  const micros = (m[3] ?? '').padEnd(6, '0').slice(0, 6);
-  const nanos = BigInt(seconds) * 1_000_000n + BigInt(micros) * 1000n;
-  return { nanos, iso: isoFromNanos(nanos) };
-}
+export { isoFromNanos };
 
-/** Python `datetime.isoformat()` of a UTC time: `2026-01-01T00:00:04.123456+00:00` (no fraction when µs = 0). */
-export function isoFromNanos(nanos: bigint): string {
-  const micros = nanos / 1000n;
-  const ms = Number(micros / 1000n);
-  const base = new Date(ms).toISOString().slice(0, 19);
-  const frac = micros % 1_000_000n;
-  return `${base}${frac ? '.' + frac.toString().padStart(6, '0') : ''}+00:00`;
+/** core's blockTimeOf, its refusal as a BlockPayloadError (a payload the follower cannot use). */
+export function blockTimeOf(rfc3339: string): { nanos: bigint; iso: string } {
+  try {
+    return coreBlockTimeOf(rfc3339);
+  } catch (err) {
+    throw new BlockPayloadError(err instanceof Error ? err.message : String(err));
+  }
 }

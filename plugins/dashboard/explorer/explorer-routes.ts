@@ -1,8 +1,11 @@
 import Router from '@koa/router';
+import type Koa from 'koa';
 import { addressParam, choiceParam, contractNameParam, heightParam, idParam, intParam, optionalIntParam, stringParam, txHashParam } from '../http/params.js';
 import { readContext, type DashboardServices } from '../api/dashboard-services.js';
+import type { ReadContext } from '../reads/node-targets.js';
 import { CONTRACT_SORTS, SORT_ORDERS } from '../reads/contract-reads.js';
 import { sendPage } from './explorer-response.js';
+import type { PageView } from './layout.js';
 import { blockPage } from './pages/block-page.js';
 import { contractPage, contractsPage } from './pages/contract-pages.js';
 import { homePage } from './pages/home-page.js';
@@ -25,93 +28,45 @@ const MAX_OFFSET = 1_000_000_000;
  */
 export function explorerRouter(services: DashboardServices): Router {
   const router = new Router();
+  /** One page: its arguments checked first (a bad one is a 400 before any read), then read and rendered for the node the request names. */
+  const page = <A>(path: string, args: (ctx: Koa.Context) => A, render: (r: ReadContext, args: A) => Promise<PageView>) => {
+    router.get(path, async (ctx) => {
+      const a = args(ctx);
+      const r = await readContext(services, ctx);
+      sendPage(ctx, await render(r, a), r.peer);
+    });
+  };
 
   router.get('/', (ctx) => ctx.redirect('/explorer'));
   addLiveScriptRoute(router);
 
-  router.get('/explorer', async (ctx) => {
-    const maxHeight = optionalIntParam(ctx.query, 'max_height', 1, Number.MAX_SAFE_INTEGER);
-    const r = await readContext(services, ctx);
-    sendPage(ctx, await homePage(r, services.targets, maxHeight), r.peer);
-  });
-
-  router.get('/explorer/block/:height', async (ctx) => {
-    const height = heightParam(ctx.params.height!);
-    const r = await readContext(services, ctx);
-    sendPage(ctx, await blockPage(r, height), r.peer);
-  });
-
-  router.get('/explorer/tx/:hash', async (ctx) => {
-    const hash = txHashParam(ctx.params.hash!);
-    const r = await readContext(services, ctx);
-    sendPage(ctx, await txPage(r, hash), r.peer);
-  });
-
-  router.get('/explorer/contracts', async (ctx) => {
-    const offset = intParam(ctx.query, 'offset', 0, 0, MAX_OFFSET);
-    const sort = choiceParam(ctx.query, 'sort', CONTRACT_SORTS, 'submitted_at');
-    const order = choiceParam(ctx.query, 'order', SORT_ORDERS, 'desc');
-    const r = await readContext(services, ctx);
-    sendPage(ctx, await contractsPage(r, { offset, sort, order }), r.peer);
-  });
-
-  router.get('/explorer/contract/:name', async (ctx) => {
-    const name = contractNameParam(ctx.params.name!);
-    const r = await readContext(services, ctx);
-    sendPage(ctx, await contractPage(r, name), r.peer);
-  });
-
-  router.get('/explorer/addresses', async (ctx) => {
-    const offset = intParam(ctx.query, 'offset', 0, 0, MAX_OFFSET);
-    const r = await readContext(services, ctx);
-    sendPage(ctx, await addressesPage(r, offset), r.peer);
-  });
-
-  router.get('/explorer/address/:address', async (ctx) => {
-    const addr = addressParam(ctx.params.address!);
-    const offset = intParam(ctx.query, 'offset', 0, 0, MAX_OFFSET);
-    const before = optionalIntParam(ctx.query, 'before', 1, Number.MAX_SAFE_INTEGER);
-    const r = await readContext(services, ctx);
-    sendPage(ctx, await addressPage(r, addr, { offset, before }), r.peer);
-  });
-
-  router.get('/explorer/tokens', async (ctx) => {
-    const offset = intParam(ctx.query, 'offset', 0, 0, MAX_OFFSET);
-    const r = await readContext(services, ctx);
-    sendPage(ctx, await tokensPage(r, offset), r.peer);
-  });
-
-  router.get('/explorer/token/:contract', async (ctx) => {
-    const contract = contractNameParam(ctx.params.contract!, 'contract');
-    const before = optionalIntParam(ctx.query, 'before', 1, Number.MAX_SAFE_INTEGER);
-    const r = await readContext(services, ctx);
-    sendPage(ctx, await tokenPage(r, contract, before), r.peer);
-  });
-
-  router.get('/explorer/dex', async (ctx) => {
-    const offset = intParam(ctx.query, 'offset', 0, 0, MAX_OFFSET);
-    const r = await readContext(services, ctx);
-    sendPage(ctx, await dexPage(r, offset), r.peer);
-  });
-
-  router.get('/explorer/dex/pair/:id', async (ctx) => {
-    const id = idParam(ctx.params.id!, 'id', 'pair id');
-    const interval = choiceParam(ctx.query, 'interval', CANDLE_INTERVALS, '15m');
-    const r = await readContext(services, ctx);
-    sendPage(ctx, await pairPage(r, id, interval), r.peer);
-  });
-
-  router.get('/explorer/events', async (ctx) => {
-    const offset = intParam(ctx.query, 'offset', 0, 0, MAX_OFFSET);
-    const r = await readContext(services, ctx);
-    sendPage(ctx, await eventsPage(r, offset), r.peer);
-  });
-
-  router.get('/explorer/state', async (ctx) => {
-    const key = stringParam(ctx.query, 'key') ?? '';
-    const r = await readContext(services, ctx);
-    sendPage(ctx, await statePage(r, key), r.peer);
-  });
+  page('/explorer', (ctx) => optionalIntParam(ctx.query, 'max_height', 1, Number.MAX_SAFE_INTEGER), (r, maxHeight) => homePage(r, services.targets, maxHeight));
+  page('/explorer/block/:height', (ctx) => heightParam(ctx.params.height!), blockPage);
+  page('/explorer/tx/:hash', (ctx) => txHashParam(ctx.params.hash!), txPage);
+  page('/explorer/contracts', (ctx) => ({
+    offset: offsetParam(ctx),
+    sort: choiceParam(ctx.query, 'sort', CONTRACT_SORTS, 'submitted_at'),
+    order: choiceParam(ctx.query, 'order', SORT_ORDERS, 'desc'),
+  }), contractsPage);
+  page('/explorer/contract/:name', (ctx) => contractNameParam(ctx.params.name!), contractPage);
+  page('/explorer/addresses', offsetParam, addressesPage);
+  page('/explorer/address/:address', (ctx) => ({
+    addr: addressParam(ctx.params.address!),
+    offset: offsetParam(ctx),
+    before: optionalIntParam(ctx.query, 'before', 1, Number.MAX_SAFE_INTEGER),
+  }), (r, { addr, offset, before }) => addressPage(r, addr, { offset, before }));
+  page('/explorer/tokens', offsetParam, tokensPage);
+  page('/explorer/token/:contract', (ctx) => ({
+    contract: contractNameParam(ctx.params.contract!, 'contract'),
+    before: optionalIntParam(ctx.query, 'before', 1, Number.MAX_SAFE_INTEGER),
+  }), (r, { contract, before }) => tokenPage(r, contract, before));
+  page('/explorer/dex', offsetParam, dexPage);
+  page('/explorer/dex/pair/:id', (ctx) => ({
+    id: idParam(ctx.params.id!, 'id', 'pair id'),
+    interval: choiceParam(ctx.query, 'interval', CANDLE_INTERVALS, '15m'),
+  }), (r, { id, interval }) => pairPage(r, id, interval));
+  page('/explorer/events', offsetParam, eventsPage);
+  page('/explorer/state', (ctx) => stringParam(ctx.query, 'key') ?? '', statePage);
 
   router.get('/explorer/search', async (ctx) => {
     const r = await readContext(services, ctx);
@@ -119,4 +74,9 @@ export function explorerRouter(services: DashboardServices): Router {
   });
 
   return router;
+}
+
+/** `offset` of a listing page: 0 to MAX_OFFSET, default 0. */
+function offsetParam(ctx: Koa.Context): number {
+  return intParam(ctx.query, 'offset', 0, 0, MAX_OFFSET);
 }

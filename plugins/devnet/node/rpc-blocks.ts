@@ -145,8 +145,8 @@ export function txByHash(store: ChainStore, hash: Buffer, prove = false): Result
   return txResult(load(store, loc.height), loc.index, prove);
 }
 
-/** `tx_search` (basic): `tx.hash` lookups directly, everything else by scanning the height range. */
-export function txSearch(store: ChainStore, queryText: string, page: number | undefined, perPage: number | undefined, orderBy: string | undefined, prove = false) {
+/** The query and order of `tx_search` and `block_search`, refused as CometBFT refuses them (internal error, its wording). */
+function searchQuery(queryText: string, orderBy: string | undefined): EventQuery {
   let query: EventQuery;
   try {
     query = EventQuery.parse(queryText);
@@ -154,6 +154,12 @@ export function txSearch(store: ChainStore, queryText: string, page: number | un
     throw internal(err instanceof EventQueryError ? err.message : String(err));
   }
   if (orderBy !== undefined && orderBy !== '' && orderBy !== 'asc' && orderBy !== 'desc') throw internal('expected order_by to be either `asc` or `desc` or empty');
+  return query;
+}
+
+/** `tx_search` (basic): `tx.hash` lookups directly, everything else by scanning the height range. */
+export function txSearch(store: ChainStore, queryText: string, page: number | undefined, perPage: number | undefined, orderBy: string | undefined, prove = false) {
+  const query = searchQuery(queryText, orderBy);
   const found: ResultTx[] = [];
   const hash = query.equality('tx.hash');
   if (typeof hash === 'string') {
@@ -181,13 +187,7 @@ export function txSearch(store: ChainStore, queryText: string, page: number | un
  * newest first unless `order_by` is "asc", paginated like `tx_search`.
  */
 export function blockSearch(store: ChainStore, queryText: string, page: number | undefined, perPage: number | undefined, orderBy: string | undefined): { blocks: ResultBlock[]; total_count: string } {
-  let query: EventQuery;
-  try {
-    query = EventQuery.parse(queryText);
-  } catch (err) {
-    throw internal(err instanceof EventQueryError ? err.message : String(err));
-  }
-  if (orderBy !== undefined && orderBy !== '' && orderBy !== 'asc' && orderBy !== 'desc') throw internal('expected order_by to be either `asc` or `desc` or empty');
+  const query = searchQuery(queryText, orderBy);
   const heights: number[] = [];
   const { min, max } = query.heightRange();
   for (let h = Math.max(1, min); h <= Math.min(store.height, max); h++) {

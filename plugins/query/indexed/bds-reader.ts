@@ -23,6 +23,16 @@ export class BdsReader {
     return answer.json;
   }
 
+  /**
+   * The BDS path's value, or — on a node without BDS — what `fallback` answers in its place
+   * (upstream's order, mcp.md §4.6). The fallback is told which read asks and what the node said,
+   * so its own failure can name both.
+   */
+  async readOr(path: string, what: string, signal: AbortSignal | undefined, fallback: (ctx: FallbackContext) => Promise<JsonValue>): Promise<JsonValue> {
+    const answer = await this.tryRead(path, what, signal);
+    return 'json' in answer ? answer.json : fallback({ what, noBdsReason: answer.noBds, signal });
+  }
+
   /** As read, but a node without BDS is `{ noBds: reason }` instead of an error (a fallback may answer). */
   async tryRead(path: string, what: string, signal?: AbortSignal): Promise<{ json: JsonValue } | { noBds: string }> {
     const answer = await indexedRead(this.deps, path, signal);
@@ -33,6 +43,13 @@ export class BdsReader {
       retryable: true,
     });
   }
+}
+
+/** Which read asks a fallback, and what the node said, so a failing fallback can name both. */
+export interface FallbackContext {
+  what: string;
+  noBdsReason: string;
+  signal?: AbortSignal;
 }
 
 export function noBds(what: string, reason: string): ApiError {

@@ -4,6 +4,7 @@ import { decimalOut, intOut, stateKeySchema, txHashSchema } from '../../../core/
 import { defineTool, type ToolDefinition } from '../../../core/tools/tool.js';
 import type { BdsReader } from './bds-reader.js';
 import type { GraphqlIndexed } from './graphql-indexed.js';
+import { indexedListTool } from './indexed-tool-shapes.js';
 import {
   afterIdArg, bdsLimit, bdsOffset, blockRefArg, blockRefPart, eventOut, rowOf, rowsOf, stateEntryOut, tagKindArg, textArg, withCreated,
 } from './indexed-schemas.js';
@@ -11,20 +12,22 @@ import {
 /** A state key as the history path takes it; NUL cannot be in PostgreSQL text, so it is refused here. */
 const historyKeyArg = stateKeySchema.refine((v) => !v.includes('\u0000'), 'key must not contain a NUL character');
 
-/** Events, state history, developer rewards and the shielded feeds (mcp.md §4.6-4.7), read through the BDS query paths. */
+/**
+ * Events, state history, developer rewards and the shielded feeds (mcp.md §4.6-4.7), read through
+ * the BDS query paths; on a node without BDS all but the shielded feeds ask GraphQL (upstream's order).
+ */
 export function historyTools(bds: BdsReader, graphql: GraphqlIndexed): ToolDefinition[] {
   const lastId = (items: Array<Record<string, unknown>>, key: string) => (items.length ? (items[items.length - 1]![key] as number) : null);
   return [
-    defineTool({
+    indexedListTool(bds, {
       name: 'get_events_for_tx',
       title: 'Get events of a transaction',
       description: 'Contract events a transaction emitted, in emission order.',
-      capability: 'read',
       input: z.object({ tx_hash: txHashSchema }),
-      output: z.object({ items: z.array(eventOut) }),
-      run: async ({ tx_hash }, { signal }) => ({
-        items: rowsOf(await bds.read(QueryPath.build('events_for_tx', [tx_hash]), 'get_events_for_tx', signal)).map(withCreated) as z.input<typeof eventOut>[],
-      }),
+      item: eventOut,
+      map: withCreated,
+      path: ({ tx_hash }) => QueryPath.build('events_for_tx', [tx_hash]),
+      fallback: ({ tx_hash }, ctx) => graphql.eventsForTx(tx_hash, ctx),
     }),
     defineTool({
       name: 'list_events',
@@ -35,47 +38,39 @@ export function historyTools(bds: BdsReader, graphql: GraphqlIndexed): ToolDefin
       output: z.object({ items: z.array(eventOut), next_after_id: intOut.nullable() }),
       run: async ({ contract, event, limit, offset, after_id }, { signal }) => {
         const path = QueryPath.build('events', [contract, event], after_id === undefined ? { limit, offset } : { limit, after_id });
-        const answer = await bds.tryRead(path, 'list_events', signal);
-        const rows = 'json' in answer ? rowsOf(answer.json) : await graphql.events(contract, event, limit, offset, after_id, 'list_events', answer.noBds, signal);
-        const items = rows.map((r) => withCreated(r as never)) as z.input<typeof eventOut>[];
-        const maxId = items.reduce<number | null>((m, e) => (m === null || Number(e.id) > m ? Number(e.id) : m), null);
-        return { items, next_after_id: maxId ?? after_id ?? null };
+        const rows = rowsOf(await bds.readOr(path, 'list_events', signal, (ctx) => graphql.events(contract, event, limit, offset, after_id, ctx)));
+        const items = rows.map(withCreated) as z.input<typeof eventOut>[];
+        return { items, next_after_id: nextAfterId(items, after_id) };
       },
     }),
-    defineTool({
+    indexedListTool(bds, {
       name: 'get_state_history',
       title: 'Get state history',
       description: 'Changes of one state key, newest first: value, transaction, block.',
-      capability: 'read',
       input: z.object({ key: historyKeyArg, limit: bdsLimit, offset: bdsOffset }),
-      output: z.object({ items: z.array(stateEntryOut) }),
-      run: async ({ key, limit, offset }, { signal }) => {
-        const answer = await bds.tryRead(QueryPath.build('state_history', [key], { limit, offset }), 'get_state_history', signal);
-        const rows = 'json' in answer ? rowsOf(answer.json) : await graphql.stateHistory(key, limit, offset, 'get_state_history', answer.noBds, signal);
-        return { items: rows.map((r) => withCreated(r as never)) as z.input<typeof stateEntryOut>[] };
-      },
+      item: stateEntryOut,
+      map: withCreated,
+      path: ({ key, limit, offset }) => QueryPath.build('state_history', [key], { limit, offset }),
+      fallback: ({ key, limit, offset }, ctx) => graphql.stateHistory(key, limit, offset, ctx),
     }),
-    defineTool({
+    indexedListTool(bds, {
       name: 'get_state_for_tx',
       title: 'Get state changes of a transaction',
       description: 'The state writes of one transaction, in write order.',
-      capability: 'read',
       input: z.object({ tx_hash: txHashSchema }),
-      output: z.object({ items: z.array(stateEntryOut) }),
-      run: async ({ tx_hash }, { signal }) => ({
-        items: rowsOf(await bds.read(QueryPath.build('state_for_tx', [tx_hash]), 'get_state_for_tx', signal)).map(withCreated) as z.input<typeof stateEntryOut>[],
-      }),
+      item: stateEntryOut,
+      map: withCreated,
+      path: ({ tx_hash }) => QueryPath.build('state_for_tx', [tx_hash]),
+      fallback: ({ tx_hash }, ctx) => graphql.stateForTx(tx_hash, ctx),
     }),
-    defineTool({
+    indexedListTool(bds, {
       name: 'get_state_for_block',
       title: 'Get state changes of a block',
       description: 'The state writes of one block in (tx_index, write_index) order; block_ref is a height or a 64-hex block hash.',
-      capability: 'read',
       input: z.object({ block_ref: blockRefArg }),
-      output: z.object({ items: z.array(stateEntryOut) }),
-      run: async ({ block_ref }, { signal }) => ({
-        items: rowsOf(await bds.read(QueryPath.build('state_for_block', [blockRefPart(block_ref)]), 'get_state_for_block', signal)) as z.input<typeof stateEntryOut>[],
-      }),
+      item: stateEntryOut,
+      path: ({ block_ref }) => QueryPath.build('state_for_block', [blockRefPart(block_ref)]),
+      fallback: ({ block_ref }, ctx) => graphql.stateForBlock(blockRefPart(block_ref), ctx),
     }),
     defineTool({
       name: 'get_developer_rewards',
@@ -88,7 +83,8 @@ export function historyTools(bds: BdsReader, graphql: GraphqlIndexed): ToolDefin
         first_block_height: intOut.nullable(), last_block_height: intOut.nullable(), first_reward_at: z.string().nullable(), last_reward_at: z.string().nullable(),
       }),
       run: async ({ recipient_key }, { signal }) => {
-        const r = rowOf(await bds.read(QueryPath.build('developer_rewards', [recipient_key]), 'get_developer_rewards', signal)) ?? {};
+        const path = QueryPath.build('developer_rewards', [recipient_key]);
+        const r = rowOf(await bds.readOr(path, 'get_developer_rewards', signal, (ctx) => graphql.developerRewards(recipient_key, ctx))) ?? {};
         return { ...r, total_rewards: plainDecimal(String(r.total_rewards ?? '0')) } as never;
       },
     }),
@@ -102,8 +98,7 @@ export function historyTools(bds: BdsReader, graphql: GraphqlIndexed): ToolDefin
       run: async ({ tag_value, kind, limit, offset, after_id }, { signal }) => {
         const path = QueryPath.build('shielded_output_tags', [tag_value], after_id === undefined ? { limit, offset, kind } : { limit, after_id, kind });
         const items = rowsOf(await bds.read(path, 'list_shielded_output_tags', signal)).map(withCreated);
-        const maxId = items.reduce<number | null>((m, e) => (m === null || Number(e.id) > m ? Number(e.id) : m), null);
-        return { items, next_after_id: maxId ?? after_id ?? null };
+        return { items, next_after_id: nextAfterId(items, after_id) };
       },
     }),
     defineTool({
@@ -121,6 +116,12 @@ export function historyTools(bds: BdsReader, graphql: GraphqlIndexed): ToolDefin
       },
     }),
   ];
+}
+
+/** The cursor to continue after a page: its highest id, else the cursor it started from, else null. */
+function nextAfterId(items: ReadonlyArray<{ id?: unknown }>, afterId: number | undefined): number | null {
+  const maxId = items.reduce<number | null>((m, e) => (m === null || Number(e.id) > m ? Number(e.id) : m), null);
+  return maxId ?? afterId ?? null;
 }
 
 /** NUMERIC text without a trailing fraction of zeros ("0.500" → "0.5", "2.000" → "2"). */

@@ -1,11 +1,10 @@
 import { strict as assert } from 'node:assert';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
+import { writeFileSync } from 'node:fs';
 import type { IntrospectionQuery } from 'graphql';
 import { postgresReachable, TEST_POSTGRES_URL } from '../../support/databases.js';
 import { ALLOWED_DIFFERENCES, type AllowedDifference } from './allowed-differences.js';
 import type { CompatChain } from './support/compat-chain.js';
+import type { CompatPair } from './support/compat-pair.js';
 import type { ServerProcess } from './support/compat-servers.js';
 import type { Difference } from './support/schema-diff.js';
 
@@ -17,15 +16,13 @@ import type { Difference } from './support/schema-diff.js';
  * keys, except the differences in allowed-differences.ts. Set CHAIN_COMPAT_REPORT=<file> to get
  * every difference with both full answers in a file.
  */
-type Kit = typeof import('./support/compat-servers.js') & typeof import('./support/compat-install.js') & typeof import('./support/compat-database.js')
-  & typeof import('./support/compat-chain.js')
+type Kit = typeof import('./support/compat-servers.js') & typeof import('./support/compat-pair.js')
   & typeof import('./support/schema-diff.js') & typeof import('./support/corpus-runner.js') & typeof import('./support/query-corpus.js');
 
 describe('GraphQL compatibility with PostGraphile 5 under upstream\'s preset (differential)', function () {
   this.timeout(900_000);
   let kit: Kit;
-  let home: string | null = null;
-  let database: { url: string; drop(): Promise<void> } | null = null;
+  let pair: CompatPair | null = null;
   let chain: CompatChain;
   let reference: ServerProcess | null = null;
   let ours: ServerProcess | null = null;
@@ -38,25 +35,14 @@ describe('GraphQL compatibility with PostGraphile 5 under upstream\'s preset (di
       this.skip();
     }
     kit = Object.assign({},
-      await import('./support/compat-servers.js'), await import('./support/compat-install.js'), await import('./support/compat-database.js'),
-      await import('./support/compat-chain.js'), await import('./support/schema-diff.js'),
-      await import('./support/corpus-runner.js'), await import('./support/query-corpus.js'));
-    kit.ensureCompatInstalled();
-    home = mkdtempSync(path.join(os.tmpdir(), 'chain-pg-compat-'));
-    database = await kit.createDatabase(TEST_POSTGRES_URL, 'chain_pgcompat');
-    chain = await kit.fillCompatChain(database.url, home);
-    await kit.hideMigrationTables(database.url);
-    // PostGraphile first: it reads the catalog once at start (no watch mode), so nothing our
-    // server might add to the database later could appear in the reference schema.
-    reference = await kit.startPostgraphile(database.url);
-    ours = await kit.startSidecar(database.url);
+      await import('./support/compat-servers.js'), await import('./support/compat-pair.js'),
+      await import('./support/schema-diff.js'), await import('./support/corpus-runner.js'), await import('./support/query-corpus.js'));
+    pair = await kit.startCompatPair('chain_pgcompat');
+    ({ chain, reference, ours } = pair);
   });
 
   after(async function () {
-    await ours?.stop().catch(() => undefined);
-    await reference?.stop().catch(() => undefined);
-    await database?.drop().catch(() => undefined);
-    if (home) rmSync(home, { recursive: true, force: true });
+    await pair?.stop();
     if (process.env.CHAIN_COMPAT_REPORT && report.length) writeFileSync(process.env.CHAIN_COMPAT_REPORT, report.join('\n') + '\n');
   });
 

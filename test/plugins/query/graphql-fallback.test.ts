@@ -2,7 +2,9 @@ import assert from 'node:assert/strict';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { GraphqlStates } from '../../../plugins/query/graphql-states.js';
+import { GraphqlIndexed } from '../../../plugins/query/indexed/graphql-indexed.js';
 import { forEachDatabase } from '../../support/databases.js';
+import { freePort } from '../../support/free-port.js';
 import { postJson, type TestHost } from '../../support/test-host.js';
 import { devAccount, devnetConfig, startHost, tempHome, type RunningHost } from '../wallet/chain-tool-kit.js';
 
@@ -91,9 +93,12 @@ describe('query tools: the GraphQL fallback (CHAIN_GRAPHQL)', function () {
       const neither = await plain.call('list_events', { contract: 'currency', event: 'Transfer' });
       assert.equal(neither.error?.code, 'bds_unavailable');
       assert.match(neither.error!.message, /the node has no BDS .*the GraphQL fallback at http:\/\/127\.0\.0\.1:\d+\/graphql did not answer either/);
-      // A tool without a fallback in the reference stays BDS-only.
+      // A tool without a fallback in the reference stays BDS-only; the block reads fall back to the node's RPC.
+      const tags = await viaGraphql.call('list_shielded_output_tags', { tag_value: 'x' });
+      assert.equal(tags.error?.code, 'bds_unavailable');
       const blocks = await viaGraphql.call('list_blocks', {});
-      assert.equal(blocks.error?.code, 'bds_unavailable');
+      assert.equal(blocks.error, undefined, JSON.stringify(blocks.error));
+      assert.equal(blocks.result.items[0].height, (await viaGraphql.call('get_bds_status')).result.current_block_height);
     });
 
     it('get_token_contract_by_symbol searches the indexed token symbols', async () => {
@@ -163,7 +168,7 @@ describe('query tools: the GraphQL fallback (CHAIN_GRAPHQL)', function () {
       answer = () => ({ body: { data: { allStates: { nodes: [], pageInfo: { hasNextPage: false, endCursor: null } } } } });
       assert.deepEqual(await states.contractStates('.balances:x', 10), { rows: [], truncated: false });
 
-      const port = await closedPort();
+      const port = await freePort();
       const closed = new GraphqlStates(`http://user:secret@127.0.0.1:${port}/graphql?x=1`);
       const down = await closed.contractStates('.balances:x', 10);
       assert.deepEqual(down, { unavailable: `GraphQL at http://127.0.0.1:${port}/graphql did not answer: ECONNREFUSED` });
@@ -215,6 +220,34 @@ describe('query tools: the GraphQL fallback (CHAIN_GRAPHQL)', function () {
       }
     });
 
+    it('the indexed fallback pages by cursor, sums rewards exactly, and takes JSON as text or as objects', async () => {
+      const reward = (i: number, value: string) => ({ txHash: `T${i % 3}`, sourceContract: i % 2 ? 'con_a' : 'con_b', value, blockHeight: String(10 + i), createdAt: `2026-01-01T00:00:${String(i).padStart(2, '0')}.000000+00:00` });
+      answer = (v) => ({ body: { data: { allRewards: v.after === null
+        ? { nodes: [reward(1, '0.1'), reward(2, '123456789012345678901234567890.000000000000000001')], pageInfo: { hasNextPage: true, endCursor: 'c1' } }
+        : { nodes: [reward(3, '0.2')], pageInfo: { hasNextPage: false, endCursor: 'c2' } } } } });
+      const indexed = new GraphqlIndexed(new GraphqlStates(url));
+      const ctx = { what: 'get_developer_rewards', noBdsReason: 'Unknown query path: developer_rewards' };
+      assert.deepEqual(await indexed.developerRewards('dev', ctx), {
+        recipient_key: 'dev', total_rewards: '123456789012345678901234567890.300000000000000001', reward_count: 3, tx_count: 3, contract_count: 2,
+        first_block_height: 11, last_block_height: 13, first_reward_at: '2026-01-01T00:00:01+00:00', last_reward_at: '2026-01-01T00:00:03+00:00',
+      });
+      assert.deepEqual(requests.map((r) => [r.variables.after, r.variables.first]), [[null, 1000], ['c1', 1000]]);
+      assert.match(requests[0]!.query, /allRewards\(condition: \{type: "developer_reward", recipientKey: \$k\}, orderBy: ID_ASC, first: \$first, after: \$after\)/);
+
+      // JSON columns as PostGraphile 5 sends them (text) and as a dynamicJson endpoint does (objects); integers beyond 2^53 exact.
+      requests = [];
+      const change = (newValue: unknown) => ({ key: 'k', newValue, txHash: 'AB', txIndex: 0, writeIndex: 0, originType: 'transaction' });
+      answer = () => ({ body: { data: { allStateChanges: { nodes: [change('{"n": 123456789012345678901}'), change({ n: 1 }), change(null)], pageInfo: { hasNextPage: false, endCursor: null } } } } });
+      const rows = await indexed.stateForBlock('7', { ...ctx, what: 'get_state_for_block' });
+      assert.deepEqual(rows.map((r) => r.value), [{ n: '123456789012345678901' }, { n: 1 }, null]);
+      assert.deepEqual(requests[0]!.variables, { ref: '7', first: 1000, after: null });
+
+      // An endpoint that refuses: the error names the node's answer and GraphQL's.
+      answer = () => ({ status: 400, body: { errors: [{ message: 'Cannot query field "allRewards" on type "Query".' }] } });
+      await assert.rejects(indexed.developerRewards('dev', ctx), (err: Error & { code?: string }) =>
+        err.code === 'bds_unavailable' && /it answers "Unknown query path: developer_rewards".*did not answer either \(Cannot query field "allRewards"/.test(err.message));
+    });
+
     it('tools fall back to the state scan and say why GraphQL could not answer', async () => {
       answer = () => ({ status: 500, body: { errors: [{ message: 'relation "states" does not exist' }] } });
       const home = await tempHome();
@@ -233,12 +266,3 @@ describe('query tools: the GraphQL fallback (CHAIN_GRAPHQL)', function () {
     });
   });
 });
-
-/** A port nothing listens on (just released by the OS). */
-async function closedPort(): Promise<number> {
-  const probe = http.createServer();
-  await new Promise<void>((resolve) => probe.listen(0, '127.0.0.1', resolve));
-  const { port } = probe.address() as AddressInfo;
-  await new Promise<void>((resolve) => probe.close(() => resolve()));
-  return port;
-}

@@ -110,6 +110,12 @@ describe('devnet block production (transactions.md §7, cometbft-rpc.md §4-6)',
       node = sha(Buffer.from([1]), node, aunts[1]);
       assert.equal(node.toString('hex').toUpperCase(), block.block.header.data_hash);
       await assert.rejects(net.devnet.rpc.call('tx_search', { query: 'tx.height=' }), (e: any) => e.code === -32603);
+      // tx_search and block_search refuse a bad query or order alike, in CometBFT's words.
+      for (const method of ['tx_search', 'block_search']) {
+        await assert.rejects(net.devnet.rpc.call(method, { query: 'block.height >' }), (e: any) => e.code === -32603, method);
+        await assert.rejects(net.devnet.rpc.call(method, { query: 'block.height > 0', order_by: 'sideways' }),
+          (e: any) => e.code === -32603 && /expected order_by to be either `asc` or `desc` or empty/.test(JSON.stringify(e.data ?? e.message)), method);
+      }
     } finally {
       await net.close();
     }
