@@ -15,6 +15,7 @@ export { default as Router } from '@koa/router';
 // The plugin contract and its lifecycle.
 export { definePlugin, type AnyPlugin, type PluginContext, type PluginDefinition } from '../../core/plugin.js';
 export type { HostSettings } from '../../core/config/host-settings.js';
+export type { EnvBinding } from '../../core/config/environment.js';
 
 // Extension points and the contributions they collect.
 export { createExtensionPoint, type Contributor, type ExtensionPoint, type ExtensionPointFactory } from '../../core/extension-point.js';

@@ -4,9 +4,8 @@ import { runCommand } from '../cli/run-command.js';
 /**
  * The GraphQL sidecar on its own (upstream: PostGraphile over the BDS tables): read-only
  * PostGraphile-compatible GraphQL at POST http://127.0.0.1:5000/graphql by default, reading the
- * BDS database at CHAIN_BDS_DATABASE_URL (or `bds.databaseUrl` / `plugins.graphql.databaseUrl`
- * in the config; without one, the PGlite database under <home>/bds when no other process holds
- * it). Beyond loopback it needs both --public-query and CHAIN_PUBLIC_QUERY_ENABLED=1 (spec 5.6).
+ * BDS database at CHAIN_BDS_DATABASE_URL (or `plugins.graphql.databaseUrl` in the config;
+ * without one, the PGlite database under <home>/bds when no other process holds it). Beyond loopback it needs both --public-query and CHAIN_PUBLIC_QUERY_ENABLED=1 (spec 5.6).
  */
 const port = (value: string): number | string => (/^\d+$/.test(value) ? Number(value) : value);
 

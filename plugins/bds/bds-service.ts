@@ -27,8 +27,6 @@ import { BlockWriter } from './writer/block-writer.js';
 export interface BdsServiceInput {
   options: BdsOptions;
   home: string;
-  /** Host setting `bds.databaseUrl` (CHAIN_BDS_DATABASE_URL); `options.databaseUrl` wins. */
-  databaseUrl?: string | null;
   source: BlockSource;
   /** Contributed indexers, after the built-in ones. */
   indexers?: () => readonly BdsIndexer[];
@@ -37,9 +35,9 @@ export interface BdsServiceInput {
   onDbError?: (operation: BdsDbOperation) => void;
 }
 
-export function databaseOptionsOf(options: BdsOptions, home: string, hostUrl?: string | null) {
+export function databaseOptionsOf(options: BdsOptions, home: string) {
   return {
-    url: options.databaseUrl ?? hostUrl ?? null,
+    url: options.databaseUrl,
     // Relative to home, as the graphql plugin resolves it: both must open the same directory.
     pgliteDir: resolve(home, options.pgliteDir ?? 'bds'),
     schema: options.schema,
@@ -84,7 +82,7 @@ export class BdsService {
   }
 
   static async open(input: BdsServiceInput): Promise<BdsService> {
-    const db = await BdsDatabase.open({ ...databaseOptionsOf(input.options, input.home, input.databaseUrl), logger: input.log });
+    const db = await BdsDatabase.open({ ...databaseOptionsOf(input.options, input.home), logger: input.log });
     return new BdsService(db, input);
   }
 

@@ -1,13 +1,14 @@
 import { z } from 'zod';
+import type { EnvBinding } from '../../core/config/environment.js';
 
 /**
- * `plugins.bds` options (bds.md §8, chainhost names). The database URL falls back to the host
- * setting `bds.databaseUrl` (← CHAIN_BDS_DATABASE_URL); without one BDS runs on PGlite under
- * `<home>/bds`. The spool defaults to `<home>/bds-spool`.
+ * `plugins.bds` options (bds.md §8, chainhost names). Without a database URL BDS runs on PGlite
+ * under `<home>/bds`. The spool defaults to `<home>/bds-spool`.
  */
 const positiveInt = (max: number) => z.number({ error: 'must be an integer' }).int('must be an integer').min(1, `must be 1..${max}`).max(max, `must be 1..${max}`);
 
 export const bdsConfigSchema = z.strictObject({
+  /** PostgreSQL URL of the BDS database; null runs BDS on embedded PGlite (see `pgliteDir`). */
   databaseUrl: z.string().min(1).nullable().default(null),
   /** PGlite data directory, relative to `home`; default `<home>/bds`. */
   pgliteDir: z.string().min(1).nullable().default(null),
@@ -30,6 +31,11 @@ export const bdsConfigSchema = z.strictObject({
   acquireTimeoutMs: z.number().int().min(0).default(10_000),
   applicationName: z.string().min(1).default('chain-bds'),
 });
+
+/** The database URL the graphql plugin reads too (it binds the same variable). */
+export const bdsEnvBindings: readonly EnvBinding[] = [
+  { variable: 'CHAIN_BDS_DATABASE_URL', path: ['databaseUrl'], type: 'string', secret: true },
+];
 
 export type BdsOptions = z.output<typeof bdsConfigSchema>;
 

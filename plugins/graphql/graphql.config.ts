@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import type { EnvBinding } from '../../core/config/environment.js';
 
 /**
  * `plugins.graphql` options. Address defaults follow the spec (`http://127.0.0.1:5000/graphql`);
@@ -20,9 +21,9 @@ export const graphqlConfigSchema = z.strictObject({
   /** Serve the GraphiQL page (GET on the path and `/graphiql`). Off, as upstream's newest preset. */
   graphiql: z.boolean().default(false),
   /**
-   * Used only when no `bds` plugin runs in this host: a PostgreSQL URL (default: the host
-   * setting `bds.databaseUrl` ← CHAIN_BDS_DATABASE_URL), else PGlite in `pgliteDir`
-   * (default `<home>/bds`), which must not be open in another process.
+   * Used only when no `bds` plugin runs in this host: a PostgreSQL URL (CHAIN_BDS_DATABASE_URL,
+   * as the bds plugin's), else PGlite in `pgliteDir` (default `<home>/bds`), which must not be
+   * open in another process.
    */
   databaseUrl: z.string().min(1).nullable().default(null),
   pgliteDir: z.string().min(1).nullable().default(null),
@@ -66,6 +67,11 @@ export const graphqlConfigSchema = z.strictObject({
   /** Largest query document, in GraphQL tokens. */
   maxTokens: int(100, 1_000_000).default(10_000),
 });
+
+/** The BDS database, when this plugin opens it itself: the same variable as the bds plugin's. */
+export const graphqlEnvBindings: readonly EnvBinding[] = [
+  { variable: 'CHAIN_BDS_DATABASE_URL', path: ['databaseUrl'], type: 'string', secret: true },
+];
 
 export type GraphqlOptions = z.output<typeof graphqlConfigSchema>;
 export type GraphqlOptionsInput = z.input<typeof graphqlConfigSchema>;

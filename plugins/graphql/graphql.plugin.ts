@@ -7,7 +7,7 @@ import { openOwnDatabase } from './database/own-database.js';
 import { sharedBdsSource } from './database/shared-bds.js';
 import { contributionKey, graphqlContributions, type GraphqlContribution, type GraphqlRegistrar } from './graphql-contributions.js';
 import { createGraphqlEngine, queryLimitsOf, type GraphqlEngine } from './graphql-engine.js';
-import { graphqlConfigSchema } from './graphql.config.js';
+import { graphqlConfigSchema, graphqlEnvBindings } from './graphql.config.js';
 import { graphqlRouter } from './http/graphql-route.js';
 
 /**
@@ -22,6 +22,7 @@ export const graphqlPlugin = definePlugin({
   description: 'Read-only GraphQL over the BDS database with PostGraphile names and shapes (POST /graphql).',
   after: ['bds'],
   config: graphqlConfigSchema,
+  env: graphqlEnvBindings,
   register(ctx) {
     const list = ctx.createContributionList<GraphqlContribution>('GraphQL contribution', contributionKey, null);
     // One registrar per contributing plugin: each contribution is recorded under the plugin that made it.
@@ -67,7 +68,7 @@ export const graphqlPlugin = definePlugin({
     else {
       try {
         source = await openOwnDatabase({
-          url: o.databaseUrl ?? ctx.settings.bdsDatabaseUrl,
+          url: o.databaseUrl,
           pgliteDir: o.pgliteDir ? resolve(ctx.settings.home, o.pgliteDir) : join(ctx.settings.home, 'bds'),
           schema: o.schema,
           poolMax: o.poolMaxSize,

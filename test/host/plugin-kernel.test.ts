@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { cp, mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { cp, mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { loadConfig, type LoadedConfig } from '../../core/config/load-config.js';
@@ -202,6 +202,68 @@ describe('the plugin kernel', function () {
       const host = await Host.create(await configWith({ one: keeper('one'), two: keeper('two'), outsider }), { log: silentLogger });
       await host.stop();
       assert.deepEqual(globalThis.kernelLog, ['one sees one', 'two sees two', 'outsider sees undefined']);
+    });
+  });
+
+  describe('a plugin owns its configuration, environment variables included', () => {
+    /** A third party's plugin binding four variables into its own options, which it records at register. */
+    const ACME = pluginSource('acme', `register(ctx) { globalThis.kernelLog.push(JSON.stringify(ctx.options)); },`, `env: [
+      { variable: 'ACME_API_URL', path: ['apiUrl'], type: 'string', secret: true },
+      { variable: 'ACME_RETRIES', path: ['retry', 'count'], type: 'integer' },
+      { variable: 'ACME_REGIONS', path: ['regions'], type: 'list' },
+      { variable: 'ACME_VERBOSE', path: ['verbose'], type: 'flag' },
+    ],`);
+    const optionsOf = () => JSON.parse(globalThis.kernelLog[0]!);
+
+    it('its variables land in its own options, over the config file, converted to their types', async () => {
+      const config = await configWith({ acme: ACME }, {}, { ACME_API_URL: 'https://acme.example/api', ACME_RETRIES: '3', ACME_REGIONS: 'eu, us', ACME_VERBOSE: 'yes' });
+      const host = await Host.create(config, { log: silentLogger });
+      await host.stop();
+      assert.deepEqual(optionsOf(), { apiUrl: 'https://acme.example/api', retry: { count: 3 }, regions: ['eu', 'us'], verbose: true });
+      const key = './acme.mjs';
+      assert.deepEqual(host.envBindings().filter((b) => b.variable.startsWith('ACME_')).map((b) => b.path.join('.')),
+        [`plugins.${key}.apiUrl`, `plugins.${key}.retry.count`, `plugins.${key}.regions`, `plugins.${key}.verbose`]);
+    });
+
+    it('the file\'s value stands while its variable is unset or empty; a command-line flag wins over the variable', async () => {
+      // A folder package, keyed by a path without dots, so a flag can name its keys (as `plugins.dashboard.port`).
+      const folder = path.join(dir, 'acme');
+      assert.ok(!folder.includes('.'), folder);
+      await mkdir(folder);
+      await writeFile(path.join(folder, 'package.json'), JSON.stringify({ type: 'module', main: 'index.js' }));
+      await writeFile(path.join(folder, 'index.js'), ACME);
+      await writeFile(path.join(dir, '.chainrc.json'), JSON.stringify({ plugins: { [folder]: { apiUrl: 'from-file', retry: { count: 1 } } } }));
+      const config = await loadConfig({ configPath: path.join(dir, '.chainrc.json'), env: { ACME_API_URL: '', ACME_RETRIES: '9' }, flags: { [`plugins.${folder}.retry.count`]: 5 } });
+      const host = await Host.create(config, { log: silentLogger });
+      await host.stop();
+      assert.deepEqual(optionsOf(), { apiUrl: 'from-file', retry: { count: 5 } });
+    });
+
+    it('a value its schema refuses is an error naming the variable (a secret one redacted)', async () => {
+      const config = await configWith({}, {}, { CHAIN_MCP_DEX_PLAN_TTL_SECONDS: '5', CHAIN_BDS_DATABASE_URL: '' }, { dex: {} });
+      const err = await bootError(Host.create(config, { log: silentLogger }));
+      assert.equal(err.code, 'config_invalid');
+      assert.equal(err.message, 'CHAIN_MCP_DEX_PLAN_TTL_SECONDS=5: must be 30..900');
+      const lots = await configWith({}, {}, { CHAIN_MCP_DEX_PLAN_MAX_ENTRIES: 'lots' }, { dex: {} });
+      assert.equal((await bootError(Host.create(lots, { log: silentLogger }))).message, 'CHAIN_MCP_DEX_PLAN_MAX_ENTRIES=lots: must be an integer');
+      const secret = await configWith({}, {}, { CHAIN_REDIS_URL: 'http://user:hunter2@redis' }, { dashboard: {} });
+      const refused = await bootError(Host.create(secret, { log: silentLogger }));
+      assert.equal(refused.message, 'CHAIN_REDIS_URL=[redacted]: must be a redis:// or rediss:// URL');
+    });
+
+    it('a variable is read only while the plugin that binds it is loaded', async () => {
+      const config = await configWith({ acme: ACME }, {}, { CHAIN_MCP_DEX_PLAN_TTL_SECONDS: '5' });
+      const host = await Host.create(config, { log: silentLogger });
+      await host.stop();
+      assert.deepEqual(optionsOf(), {});
+      assert.ok(!host.envBindings().some((b) => b.variable === 'CHAIN_MCP_DEX_PLAN_TTL_SECONDS'));
+    });
+
+    it('a malformed binding is a boot error naming the plugin', async () => {
+      const broken = pluginSource('broken-env', '', `env: [{ variable: 'acme url', path: ['url'], type: 'string' }],`);
+      const err = await bootError(configWith({ broken: broken }).then((c) => Host.create(c, { log: silentLogger })));
+      assert.equal(err.code, 'invalid_plugin');
+      assert.match(err.message, /^plugin "broken-env": env\[0\]\.variable must be an upper-case variable name/);
     });
   });
 
