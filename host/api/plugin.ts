@@ -42,11 +42,19 @@ export * from '../../core/tools/chain-schemas.js';
 export { decimalOut, intOut, intValue, rawOut, toolJson, warningsOut, withExtras } from '../../core/tools/tool-output.js';
 
 // Routes, WebSockets and the servers they are mounted on.
-export type { AnsweredRequest, DirectHandler, RouteContribution, ServerDeclaration, WebSocketContribution } from '../../core/routes.js';
+export type { AnsweredRequest, DirectHandler, RouteContribution, ServerDeclaration, UpgradeRefusal, WebSocketContribution } from '../../core/routes.js';
+// What a server of its own needs: bounded JSON bodies, the loopback and Host-header rules.
+export * from '../../core/http/json-body.js';
+export { hostForUrl, isLoopbackHost, urlFor } from '../../core/net/bind-address.js';
+export * from '../../core/net/host-header.js';
 
 // ABCI-style query paths.
 export { parseQueryPath, QueryPathError, type ParsedQueryPath, type QueryAnswer, type QueryPathContext, type QueryPathDefinition } from '../../core/query/query-path.js';
 export type { QueryPathRegistry } from '../../core/query/query-path-registry.js';
+export { databaseReason } from '../../core/query/database-reason.js';
+
+// A data directory only one process may open (PGlite, a node's chain data).
+export * from '../../core/fs/directory-lock.js';
 
 // The BDS indexer extension point: projections run per finalized block inside its write transaction.
 export { bdsIndexers } from '../../plugins/bds/indexer-point.js';

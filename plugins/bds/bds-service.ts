@@ -1,6 +1,5 @@
 import { resolve } from 'node:path';
-import type { Logger } from '../../core/logger.js';
-import type { QueryPathDefinition } from '../../core/query/query-path.js';
+import type { Logger, QueryPathDefinition } from 'chainhost/plugin';
 import type { BlockSource } from './block/chain-block-source.js';
 import type { BdsOptions } from './bds.config.js';
 import { BdsDatabase } from './database/bds-database.js';

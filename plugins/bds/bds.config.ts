@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import type { EnvBinding } from '../../core/config/environment.js';
+import type { EnvBinding } from 'chainhost/plugin';
 
 /**
  * `plugins.bds` options (bds.md §8, chainhost names). Without a database URL BDS runs on PGlite

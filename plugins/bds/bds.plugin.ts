@@ -1,6 +1,4 @@
-import { CoreTokens } from '../../core/core-tokens.js';
-import { definePlugin, type PluginContext } from '../../core/plugin.js';
-import { createToken } from '../../core/tokens.js';
+import { CoreTokens, createToken, definePlugin, type PluginContext } from 'chainhost/plugin';
 import { ChainBlockSource } from './block/chain-block-source.js';
 import { bdsConfigSchema, bdsEnvBindings, type BdsOptions } from './bds.config.js';
 import { BdsService } from './bds-service.js';

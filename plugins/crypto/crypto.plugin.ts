@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { definePlugin } from '../../core/plugin.js';
+import { definePlugin } from 'chainhost/plugin';
 import { encryptionTools } from './tools/encryption-tools.js';
 import { signingTools } from './tools/signing-tools.js';
 

@@ -1,6 +1,6 @@
 import net from 'node:net';
 import { z } from 'zod';
-import type { EnvBinding } from '../../core/config/environment.js';
+import type { EnvBinding } from 'chainhost/plugin';
 
 /**
  * `plugins.dashboard` options. Defaults follow the upstream dashboard (dashboard.md §1.1, §5.2,

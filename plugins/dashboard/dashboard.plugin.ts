@@ -1,6 +1,5 @@
-import { simulationRefusalCounter } from '../../core/chain/simulation-refusals.js';
-import { CoreTokens } from '../../core/core-tokens.js';
-import { definePlugin } from '../../core/plugin.js';
+import { simulationRefusalCounter } from 'chainhost/chain';
+import { CoreTokens, definePlugin } from 'chainhost/plugin';
 import { dashboardConfigSchema, dashboardEnvBindings } from './dashboard.config.js';
 import { DASHBOARD_REFUSALS, DashboardSurface } from './dashboard-surface.js';
 import { connectSharedRedis, firstConnection } from './limits/redis-client.js';

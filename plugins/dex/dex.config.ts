@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import type { EnvBinding } from '../../core/config/environment.js';
+import type { EnvBinding } from 'chainhost/plugin';
 
 const contractName = z.string().regex(/^[a-zA-Z][a-zA-Z0-9_]*$/, 'must be a contract name');
 

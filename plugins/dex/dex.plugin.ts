@@ -1,8 +1,5 @@
-import { chainIdGuardFor } from '../../core/chain/chain-id-guard.js';
-import { submitRefusalCounter, TransactionSubmitterToken, transactionSubmitterFor } from '../../core/chain/transaction-submitter.js';
-import { CoreTokens } from '../../core/core-tokens.js';
-import { definePlugin } from '../../core/plugin.js';
-import { createToken } from '../../core/tokens.js';
+import { chainIdGuardFor, submitRefusalCounter, transactionSubmitterFor, TransactionSubmitterToken } from 'chainhost/chain';
+import { CoreTokens, createToken, definePlugin } from 'chainhost/plugin';
 import { dexConfigSchema, dexEnvBindings } from './dex.config.js';
 import type { DexServices } from './dex-services.js';
 import { BlockTimeMeter } from './block-time.js';

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import type { EnvBinding } from '../../core/config/environment.js';
+import type { EnvBinding } from 'chainhost/plugin';
 
 /**
  * `plugins.graphql` options. Address defaults follow the spec (`http://127.0.0.1:5000/graphql`);

@@ -1,7 +1,5 @@
 import { join, resolve } from 'node:path';
-import { BootError } from '../../core/errors.js';
-import { definePlugin } from '../../core/plugin.js';
-import { createToken } from '../../core/tokens.js';
+import { BootError, createToken, definePlugin } from 'chainhost/plugin';
 import type { BdsSource } from './database/bds-source.js';
 import { openOwnDatabase } from './database/own-database.js';
 import { sharedBdsSource } from './database/shared-bds.js';

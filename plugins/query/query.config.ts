@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import type { EnvBinding } from '../../core/config/environment.js';
+import type { EnvBinding } from 'chainhost/plugin';
 
 const url = z.string().refine((v) => { try { const u = new URL(v); return u.protocol === 'http:' || u.protocol === 'https:'; } catch { return false; } }, 'must be an http(s) URL');
 

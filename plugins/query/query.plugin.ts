@@ -1,6 +1,5 @@
-import { chainIdGuardFor } from '../../core/chain/chain-id-guard.js';
-import { CoreTokens } from '../../core/core-tokens.js';
-import { definePlugin } from '../../core/plugin.js';
+import { chainIdGuardFor } from 'chainhost/chain';
+import { CoreTokens, definePlugin } from 'chainhost/plugin';
 import type { ReadDeps } from './chain-reads.js';
 import { GraphqlStates } from './graphql-states.js';
 import { queryConfigSchema, queryEnvBindings } from './query.config.js';

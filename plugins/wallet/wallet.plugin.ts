@@ -1,6 +1,5 @@
-import { CoreTokens } from '../../core/core-tokens.js';
-import { definePlugin } from '../../core/plugin.js';
-import { submitRefusalCounter, TransactionSubmitterToken, transactionSubmitterFor } from '../../core/chain/transaction-submitter.js';
+import { submitRefusalCounter, transactionSubmitterFor, TransactionSubmitterToken } from 'chainhost/chain';
+import { CoreTokens, definePlugin } from 'chainhost/plugin';
 import { hdTools } from './tools/hd-tools.js';
 import { keyTools } from './tools/key-tools.js';
 import { sendTools } from './tools/send-tools.js';

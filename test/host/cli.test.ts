@@ -11,7 +11,7 @@ const BIN = (name: string) => path.join(REPO_ROOT, 'host/bin', `${name}.ts`);
 function launch(name: string, args: string[], env: Record<string, string> = {}): ChildProcessWithoutNullStreams {
   return spawn(process.execPath, ['--import', 'tsx', BIN(name), ...args], {
     cwd: REPO_ROOT,
-    env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '', ...env },
+    env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '', NODE_OPTIONS: process.env.NODE_OPTIONS ?? '', ...env },
     stdio: ['pipe', 'pipe', 'pipe'],
   });
 }

@@ -116,7 +116,7 @@ describe('MCP Inspector CLI (Node 22) against chainhost', function () {
       await writeFile(servers, JSON.stringify({
         mcpServers: {
           chain: {
-            command: process.execPath, args: ['--import', 'tsx', CHAIN_MCP, '--config', config], cwd: REPO_ROOT,
+            command: process.execPath, args: ['--import', 'tsx', '--conditions=chainhost-source', CHAIN_MCP, '--config', config], cwd: REPO_ROOT,
             env: { CHAIN_MCP_ENABLE_UNSAFE_WALLET_TOOLS: '1' }, connectionTimeout: 120_000, requestTimeout: 120_000,
           },
         },

@@ -1,4 +1,4 @@
-import { parseJsonExact, type JsonObject, type JsonValue } from '../../../core/chain/canonical-json.js';
+import { type JsonObject, type JsonValue, parseJsonExact } from 'chainhost/chain';
 import { jsonText } from './json-text.js';
 
 /**

@@ -1,9 +1,6 @@
 import { z } from 'zod';
-import { decryptAsReceiver, DecryptionError, encryptMessage } from '../../../core/chain/box-encryption.js';
-import { KeyFormatError, Wallet } from '../../../core/chain/keys.js';
-import { ApiError } from '../../../core/errors.js';
-import { addressSchema, privateKeySchema } from '../../../core/tools/chain-schemas.js';
-import { defineTool, type ToolDefinition } from '../../../core/tools/tool.js';
+import { decryptAsReceiver, DecryptionError, encryptMessage, KeyFormatError, Wallet } from 'chainhost/chain';
+import { addressSchema, ApiError, defineTool, privateKeySchema, type ToolDefinition } from 'chainhost/plugin';
 
 /**
  * NaCl box between two accounts (crypto.md §5): Ed25519 keys converted to X25519, a random

@@ -1,9 +1,6 @@
 import { z } from 'zod';
-import { isSignature, Wallet } from '../../../core/chain/keys.js';
-import { EnvelopeError, signMessageEnvelope, signRawMessage, verifyMessageEnvelope, verifyRawMessage } from '../../../core/chain/message-signing.js';
-import { ApiError } from '../../../core/errors.js';
-import { addressSchema, privateKeySchema } from '../../../core/tools/chain-schemas.js';
-import { defineTool, type ToolDefinition } from '../../../core/tools/tool.js';
+import { EnvelopeError, isSignature, signMessageEnvelope, signRawMessage, verifyMessageEnvelope, verifyRawMessage, Wallet } from 'chainhost/chain';
+import { addressSchema, ApiError, defineTool, privateKeySchema, type ToolDefinition } from 'chainhost/plugin';
 
 /**
  * sign_message / verify_signature over the exact message text (spec §1.7): no trimming or

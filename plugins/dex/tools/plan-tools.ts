@@ -1,8 +1,6 @@
 import { z } from 'zod';
-import { Wallet } from '../../../core/chain/keys.js';
-import { addressSchema, decimalSchema, privateKeySchema, submissionAnswer } from '../../../core/tools/chain-schemas.js';
-import { defineTool, type ToolDefinition } from '../../../core/tools/tool.js';
-import { ApiError } from '../../../core/errors.js';
+import { Wallet } from 'chainhost/chain';
+import { addressSchema, ApiError, decimalSchema, defineTool, privateKeySchema, submissionAnswer, type ToolDefinition } from 'chainhost/plugin';
 import { FRESH_PLAN_HINT } from '../dex-errors.js';
 import type { DexServices } from '../dex-services.js';
 import { buildAddLiquidityPlan, buildRemoveLiquidityPlan } from '../liquidity-plan.js';

@@ -2,7 +2,7 @@ import { PGlite } from '@electric-sql/pglite';
 import knexFactory, { type Knex } from 'knex';
 import ClientPGLite from 'knex-pglite';
 import { existsSync, readdirSync } from 'node:fs';
-import { DirectoryLock } from '../../../core/fs/directory-lock.js';
+import { DirectoryLock } from 'chainhost/plugin';
 import pg from 'pg';
 import type { BdsSource } from './bds-source.js';
 

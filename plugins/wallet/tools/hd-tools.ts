@@ -1,15 +1,6 @@
 import { z } from 'zod';
-import {
-  deriveFromMnemonic,
-  generateMnemonic,
-  MnemonicError,
-  mnemonicProblem,
-  normalizeMnemonic,
-  UPSTREAM_MCP_PATH,
-  type DeriveOptions,
-} from '../../../core/chain/hd-wallet.js';
-import { ApiError } from '../../../core/errors.js';
-import { defineTool, type ToolDefinition } from '../../../core/tools/tool.js';
+import { deriveFromMnemonic, type DeriveOptions, generateMnemonic, MnemonicError, mnemonicProblem, normalizeMnemonic, UPSTREAM_MCP_PATH } from 'chainhost/chain';
+import { ApiError, defineTool, type ToolDefinition } from 'chainhost/plugin';
 
 /**
  * HD wallets. The default scheme `xian` is the official browser and mobile wallets' derivation

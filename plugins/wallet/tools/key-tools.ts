@@ -1,7 +1,6 @@
 import { z } from 'zod';
-import { Wallet } from '../../../core/chain/keys.js';
-import { privateKeySchema } from '../../../core/tools/chain-schemas.js';
-import { defineTool, type ToolDefinition } from '../../../core/tools/tool.js';
+import { Wallet } from 'chainhost/chain';
+import { defineTool, privateKeySchema, type ToolDefinition } from 'chainhost/plugin';
 
 /** Plain key pairs. Local only: no node is contacted. The private key is the intended result here and nowhere else. */
 const keyPairOut = z.object({
