@@ -2,9 +2,12 @@ import assert from 'node:assert/strict';
 import { cp, mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
+import { HOST_ENV_BINDINGS } from '../../core/config/environment.js';
 import { loadConfig, type LoadedConfig } from '../../core/config/load-config.js';
 import { BootError } from '../../core/errors.js';
 import { silentLogger } from '../../core/logger.js';
+import { BUILTIN_PLUGINS } from '../../host/builtin-plugins.js';
+import { builtinPlugins, hostSection } from '../../host/config-reference/config-reference.js';
 import { Host } from '../../host/host.js';
 import { BdsInternalTokens } from '../../plugins/bds/bds-tokens.js';
 import { pgliteTemplateDir } from '../support/databases.js';
@@ -257,6 +260,21 @@ describe('the plugin kernel', function () {
       await host.stop();
       assert.deepEqual(optionsOf(), {});
       assert.ok(!host.envBindings().some((b) => b.variable === 'CHAIN_MCP_DEX_PLAN_TTL_SECONDS'));
+    });
+
+    it('the host\'s own keys and variables name no built-in plugin: each plugin\'s live under plugins.<name>', async () => {
+      // `query` is left out: the public-query rule (publicQueryEnabled) is the host's, not the query plugin's.
+      const names = Object.keys(BUILTIN_PLUGINS).filter((n) => n !== 'query');
+      const hostKeys = (await hostSection()).keys.map((k) => k.path).filter((k) => k !== 'plugins' && k !== 'optionalPlugins');
+      const hostPaths = HOST_ENV_BINDINGS.map((b) => b.path.join('.'));
+      for (const key of [...hostKeys, ...hostPaths]) {
+        for (const name of names) assert.ok(!key.toLowerCase().includes(name), `host key ${key} names plugin ${name}`);
+      }
+      const plugins = await builtinPlugins();
+      const bound = plugins.flatMap(([name, plugin]) => (plugin.env ?? []).map((b) => `${b.variable} → plugins.${name}.${b.path.join('.')}`));
+      for (const expected of ['CHAIN_MCP_DEX_PLAN_TTL_SECONDS → plugins.dex.plan.ttlSeconds', 'CHAIN_BDS_DATABASE_URL → plugins.bds.databaseUrl', 'CHAIN_BDS_DATABASE_URL → plugins.graphql.databaseUrl', 'CHAIN_REDIS_URL → plugins.dashboard.redisUrl', 'CHAIN_GRAPHQL → plugins.query.graphqlUrl']) {
+        assert.ok(bound.includes(expected), expected);
+      }
     });
 
     it('a malformed binding is a boot error naming the plugin', async () => {
