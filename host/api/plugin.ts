@@ -1,8 +1,9 @@
 /**
  * `chainhost/plugin` — the published plugin API (package.json `exports`). Everything a plugin,
- * ours or a third party's, needs to define itself and contribute: the plugin contract, tools,
- * routes, query paths, extension points (the BDS indexer and GraphQL points included),
- * capabilities, errors, logging, metrics and service tokens. Anything not exported here or from
+ * ours or a third party's, needs to define itself and contribute: the plugin contract (with its
+ * config and environment bindings), tools, routes and the servers they run on (JSON bodies,
+ * Host-header rules), query paths, extension points (the BDS indexer and GraphQL points
+ * included), capabilities, errors, data-directory locks, logging, metrics and service tokens. Anything not exported here or from
  * `chainhost/chain` is internal and may change.
  *
  * `z` and `Router` are the host's own copies of zod and @koa/router: a plugin that builds its
