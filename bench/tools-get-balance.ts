@@ -47,7 +47,7 @@ interface Child {
 }
 
 async function spawn(args: string[]): Promise<Child> {
-  const child: ChildProcess = fork(FILE, ['--serve', ...args], { execArgv: ['--import', 'tsx'], stdio: ['ignore', 'ignore', 'inherit', 'ipc'] });
+  const child: ChildProcess = fork(FILE, ['--serve', ...args], { execArgv: ['--import', 'tsx', '--conditions=chainhost-source'], stdio: ['ignore', 'ignore', 'inherit', 'ipc'] });
   const info = await new Promise<Served>((resolve, reject) => {
     child.once('message', (m: Served) => resolve(m));
     child.once('exit', (code) => reject(new Error(`${args[0]} exited with ${code}`)));

@@ -49,7 +49,7 @@ interface ServerProcess {
 }
 
 async function spawnServer(kind: ServerKind): Promise<ServerProcess> {
-  const child: ChildProcess = fork(FILE, ['--serve', kind], { execArgv: ['--import', 'tsx'], stdio: ['ignore', 'ignore', 'inherit', 'ipc'] });
+  const child: ChildProcess = fork(FILE, ['--serve', kind], { execArgv: ['--import', 'tsx', '--conditions=chainhost-source'], stdio: ['ignore', 'ignore', 'inherit', 'ipc'] });
   const url = await new Promise<string>((resolve, reject) => {
     child.once('message', (m: { url?: string }) => (m.url ? resolve(m.url) : reject(new Error('no url'))));
     child.once('exit', (code) => reject(new Error(`${kind} server exited with ${code}`)));
@@ -187,7 +187,7 @@ async function benchStdio(): Promise<BenchResult[]> {
   const tmp = await writeConfig({ plugins: { [FIXTURE_PLUGIN]: {} } });
   const transport = new StdioClientTransport({
     command: process.execPath,
-    args: ['--import', 'tsx', path.join(ROOT, 'host/bin/chain-mcp.ts'), '--config', tmp.file],
+    args: ['--import', 'tsx', '--conditions=chainhost-source', path.join(ROOT, 'host/bin/chain-mcp.ts'), '--config', tmp.file],
     cwd: ROOT,
     env: getDefaultEnvironment(),
     stderr: 'ignore',

@@ -1,3 +1,4 @@
+import './single-kernel.js';
 /**
  * Two error families. BootError: the host cannot start (stable `code`, one-line message).
  * ApiError: a caller's request failed; every transport renders it as

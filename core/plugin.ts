@@ -1,5 +1,6 @@
 import type { DependencyContainer } from 'tsyringe';
 import type { z } from 'zod';
+import type { EnvBinding } from './config/environment.js';
 import type { HostSettings } from './config/host-settings.js';
 import type { CapabilityPolicy } from './capability.js';
 import type { ContributionList } from './contribution-list.js';
@@ -31,6 +32,12 @@ export interface PluginDefinition<C extends z.ZodType = z.ZodType> {
   after?: readonly string[];
   /** Schema of this plugin's options (`plugins.<name>` in the config file). */
   config?: C;
+  /**
+   * Environment variables that set this plugin's options while it is loaded: `path` is a key
+   * inside its own options (`['apiUrl']` → `plugins.<name>.apiUrl`). They override the config
+   * file; command-line flags override them. Several plugins may bind one variable.
+   */
+  env?: readonly EnvBinding[];
   register?(ctx: PluginContext<z.output<C>>): void;
   init?(ctx: PluginContext<z.output<C>>): Promise<void> | void;
   start?(ctx: PluginContext<z.output<C>>): Promise<void> | void;

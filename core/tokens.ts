@@ -1,3 +1,4 @@
+import './single-kernel.js';
 import type { InjectionToken } from 'tsyringe';
 
 /** A typed tsyringe token: a unique symbol that carries the type it resolves to. */

@@ -11,7 +11,8 @@ import { ApiError, BootError } from '../core/errors.js';
 import { isExtensionPoint, type Contributor, type ExtensionPoint, type ExtensionPointFactory } from '../core/extension-point.js';
 import type { MetricsRegistrar } from '../core/metrics.js';
 import type { LoadedConfig } from '../core/config/load-config.js';
-import { parsePluginOptions } from '../core/config/load-config.js';
+import { HOST_ENV_BINDINGS, type EnvBinding } from '../core/config/environment.js';
+import { parsePluginOptions } from '../core/config/plugin-options.js';
 import { createLogger, type Logger } from '../core/logger.js';
 import type { AnyPlugin, PluginContext } from '../core/plugin.js';
 import { QueryPathRegistry } from '../core/query/query-path-registry.js';
@@ -143,7 +144,7 @@ export class Host {
     const loadedNames = ordered.map((p) => p.name);
     host.booted = ordered.map((plugin) => {
       const key = keyOf.get(plugin.name)!;
-      const options = parsePluginOptions(key, plugin.config, config.file.plugins[key]);
+      const options = parsePluginOptions(key, plugin, config);
       const booted: BootedPlugin = { plugin, key, optional: optional.has(key) || optional.has(plugin.name), ctx: undefined!, stopHooks: [] };
       booted.ctx = host.contextFor(booted, options, loadedNames);
       return booted;
@@ -247,6 +248,12 @@ export class Host {
 
   resolve<T>(token: Token<T>): T {
     return this.container.resolve(asInjectionToken(token));
+  }
+
+  /** The variables this host read its config with: the host's own, then each loaded plugin's (paths as written in the config file). */
+  envBindings(): EnvBinding[] {
+    const plugins = this.booted.filter((b) => !b.failed).flatMap((b) => (b.plugin.env ?? []).map((e) => ({ ...e, path: ['plugins', b.key, ...e.path] })));
+    return [...HOST_ENV_BINDINGS, ...plugins];
   }
 
   pluginNames(): string[] {

@@ -137,37 +137,34 @@ export function readAbciValue(query: DecodedAbciQuery): AbciTypedValue {
 
 /** `info int` → bigint; null when there is no value. */
 export function abciInt(query: DecodedAbciQuery): bigint | null {
-  if (!query.value) return null;
-  expectInfo(query, ['int']);
-  return parseIntText(query.value.text);
+  return typedValue(query, ['int'], (q) => parseIntText(q.value!.text));
 }
 
 /** `info decimal` (any string form, `1E+3`, `100E-9`) or `int` → ChainDecimal; null when no value. */
 export function abciDecimal(query: DecodedAbciQuery): ChainDecimal | null {
-  if (!query.value) return null;
-  expectInfo(query, ['decimal', 'int']);
-  return parseDecimalText(query.value.text);
+  return typedValue(query, ['decimal', 'int'], (q) => parseDecimalText(q.value!.text));
 }
 
 /** `info bool` (`True`/`False`) → boolean; null when no value. */
 export function abciBool(query: DecodedAbciQuery): boolean | null {
-  if (!query.value) return null;
-  expectInfo(query, ['bool']);
-  return parseBoolText(query.value.text);
+  return typedValue(query, ['bool'], (q) => parseBoolText(q.value!.text));
 }
 
 /** `info str` → the text; null when no value. */
 export function abciString(query: DecodedAbciQuery): string | null {
-  if (!query.value) return null;
-  expectInfo(query, ['str']);
-  return query.value.text;
+  return typedValue(query, ['str'], (q) => q.value!.text);
 }
 
 /** `info dict`/`list` → big-int-safe JSON; null when no value. */
 export function abciJson(query: DecodedAbciQuery): JsonValue | null {
+  return typedValue(query, ['dict', 'list'], requireJson);
+}
+
+/** No value is null; a value of another info is an AbciValueError; else `read` converts it. */
+function typedValue<T>(query: DecodedAbciQuery, allowed: string[], read: (query: DecodedAbciQuery) => T): T | null {
   if (!query.value) return null;
-  expectInfo(query, ['dict', 'list']);
-  return requireJson(query);
+  expectInfo(query, allowed);
+  return read(query);
 }
 
 function expectInfo(query: DecodedAbciQuery, allowed: string[]): void {

@@ -182,12 +182,7 @@ class Parser {
       if (Object.prototype.hasOwnProperty.call(out, key)) this.note(`duplicate key ${JSON.stringify(key)}`);
       out[key] = this.value(depth + 1);
       this.path.pop();
-      this.ws();
-      const c = t[this.i];
-      this.i++;
-      if (c === '}') return out;
-      if (c !== ',') this.fail("Expecting ',' delimiter", this.i - 1);
-      this.ws();
+      if (this.closes('}')) return out;
     }
   }
 
@@ -201,13 +196,19 @@ class Parser {
       this.path.push(out.length);
       out.push(this.value(depth + 1));
       this.path.pop();
-      this.ws();
-      const c = t[this.i];
-      this.i++;
-      if (c === ']') return out;
-      if (c !== ',') this.fail("Expecting ',' delimiter", this.i - 1);
-      this.ws();
+      if (this.closes(']')) return out;
     }
+  }
+
+  /** After a member: true at the closing bracket, false past a comma; anything else fails. */
+  private closes(close: '}' | ']'): boolean {
+    this.ws();
+    const c = this.text[this.i];
+    this.i++;
+    if (c === close) return true;
+    if (c !== ',') this.fail("Expecting ',' delimiter", this.i - 1);
+    this.ws();
+    return false;
   }
 }
 

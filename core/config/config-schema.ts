@@ -1,9 +1,10 @@
 import { z } from 'zod';
 
 /**
- * The config file (cosmiconfig module `chain`) as zod schemas. Environment variables of the
- * spec and command-line flags are layered on top before this validation, so one set of rules
- * (and one error format) covers all three sources.
+ * The host's part of the config file (cosmiconfig module `chain`) as zod schemas: settings
+ * every plugin may read. Environment variables of the spec and command-line flags are layered on
+ * top before this validation, so one set of rules (and one error format) covers all three
+ * sources. A plugin's own keys live in its schema under `plugins.<name>`, never here.
  */
 const port = z.number({ error: 'must be a port number' }).int('must be an integer').min(0, 'must be 0..65535').max(65535, 'must be 0..65535');
 const url = z.string().refine((v) => { try { const u = new URL(v); return u.protocol === 'http:' || u.protocol === 'https:'; } catch { return false; } }, 'must be an http(s) URL');
@@ -20,7 +21,7 @@ export const toolsHttpSchema = z.strictObject({
 /** The host's Prometheus endpoint (`GET /metrics`); null or absent serves none. */
 export const metricsSchema = z.strictObject({
   host: z.string().min(1, 'must not be empty').default('127.0.0.1'),
-  /** 9109: the devnet's node metrics already use 9108. */
+  /** 9109: an in-process node's own metrics already use 9108. */
   port: port.default(9109),
   /** With CHAIN_PUBLIC_QUERY_ENABLED=1, lets the endpoint bind beyond loopback (containers). */
   publicQuery: z.boolean().default(false),
@@ -31,7 +32,6 @@ export const configFileSchema = z.strictObject({
   home: z.string().min(1, 'must not be empty').default('.chain'),
   chainId: z.string().regex(/^[A-Za-z0-9][A-Za-z0-9._-]{0,49}$/, 'must be 1..50 letters, digits, ".", "_" or "-"').default('chain-local-1'),
   node: z.strictObject({ url: url.default('http://127.0.0.1:26657') }).default({ url: 'http://127.0.0.1:26657' }),
-  graphqlUrl: url.default('http://127.0.0.1:5000/graphql'),
   includeRaw: z.boolean().default(false),
   publicQueryEnabled: z.boolean().default(false),
   tools: z.strictObject({
@@ -40,14 +40,11 @@ export const configFileSchema = z.strictObject({
     unsafe: z.boolean().default(false),
     timeoutMs: z.number().int().min(100, 'must be 100..600000').max(600_000, 'must be 100..600000').default(30_000),
   }).default({ stdio: false, http: null, unsafe: false, timeoutMs: 30_000 }),
-  dexPlan: z.strictObject({
-    ttlSeconds: z.number({ error: 'must be an integer' }).int('must be an integer').min(30, 'must be 30..900').max(900, 'must be 30..900').default(300),
-    maxEntries: z.number({ error: 'must be an integer' }).int('must be an integer').min(1, 'must be 1..1000').max(1000, 'must be 1..1000').default(256),
-  }).default({ ttlSeconds: 300, maxEntries: 256 }),
   metrics: metricsSchema.nullable().default(null),
-  bds: z.strictObject({ databaseUrl: z.string().min(1).nullable().default(null), readDatabaseUrl: z.string().min(1).nullable().default(null) }).default({ databaseUrl: null, readDatabaseUrl: null }),
-  redisUrl: z.string().regex(/^rediss?:\/\/\S+$/, 'must be a redis:// or rediss:// URL').nullable().default(null),
-  /** Plugins to load: key = built-in name, relative path or package name; value = that plugin's options. */
+  /**
+   * Plugins to load: key = built-in name, relative path or package name; value = that plugin's
+   * options, validated (with the environment variables the plugin binds) by its own schema.
+   */
   plugins: z.record(z.string().min(1), z.record(z.string(), z.unknown())).default({}),
   /** Plugins whose boot failure is logged and skipped instead of stopping the host. */
   optionalPlugins: z.array(z.string()).default([]),

@@ -1,13 +1,13 @@
 /**
  * The host-wide settings every plugin may read (validated and merged from the config file,
  * the spec's environment variables and command-line flags). Secrets are kept out of
- * `describe()`-style output by the host.
+ * `describe()`-style output by the host. What only one plugin uses is that plugin's option
+ * (`ctx.options`), not a setting here.
  */
 export interface HostSettings {
   home: string;
   chainId: string;
   nodeUrl: string;
-  graphqlUrl: string;
   includeRaw: boolean;
   unsafeEnabled: boolean;
   publicQueryEnabled: boolean;
@@ -23,12 +23,6 @@ export interface HostSettings {
     };
     timeoutMs: number;
   };
-  dexPlan: { ttlSeconds: number; maxEntries: number };
-  bdsDatabaseUrl: string | null;
-  /** A read-only copy of the BDS database (`CHAIN_BDS_READ_DATABASE_URL`) for the read paths; null reads the primary. */
-  bdsReadDatabaseUrl?: string | null;
-  /** Redis shared by replicas (`CHAIN_REDIS_URL`): the dashboard's limits; null keeps them per process. */
-  redisUrl: string | null;
   /** The host's `/metrics` server, or null for none. */
   metrics: null | { host: string; port: number; publicQuery: boolean };
 }

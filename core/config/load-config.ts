@@ -3,14 +3,9 @@ import { cosmiconfig } from 'cosmiconfig';
 import type { z } from 'zod';
 import { BootError } from '../errors.js';
 import { configFileSchema, type ConfigFile } from './config-schema.js';
-import { convertEnvValue, ENV_BINDINGS } from './environment.js';
+import { describeValue, findOrigin, friendly, getPath, setPath, type Origin } from './config-values.js';
+import { convertEnvValue, HOST_ENV_BINDINGS } from './environment.js';
 import type { HostSettings } from './host-settings.js';
-
-/** Where one config value came from, so an error can name it the way the user wrote it. */
-interface Origin {
-  label: string;
-  shown: string;
-}
 
 export interface LoadConfigOptions {
   /** An explicit config file; otherwise cosmiconfig searches `chain` from `cwd`. */
@@ -32,6 +27,10 @@ export interface LoadedConfig {
   source: string | null;
   /** Base directory for relative plugin paths (the config file's folder, else cwd). */
   baseDir: string;
+  /** The environment it was read with: each loaded plugin's own bindings are applied from it (parsePluginOptions). */
+  env: Readonly<Record<string, string | undefined>>;
+  /** The command-line overrides (dotted config paths), already in `file`; they win over plugins' bindings too. */
+  flags: Readonly<Record<string, unknown>>;
 }
 
 export async function loadConfig(options: LoadConfigOptions = {}): Promise<LoadedConfig> {
@@ -70,7 +69,7 @@ export async function loadConfig(options: LoadConfigOptions = {}): Promise<Loade
   if (options.enable?.toolsHttp && !tools.http) tools.http = {};
   const httpEnabled = Boolean(tools.http);
 
-  for (const binding of ENV_BINDINGS) {
+  for (const binding of HOST_ENV_BINDINGS) {
     const value = env[binding.variable];
     if (value === undefined || value === '') continue;
     if (binding.path[0] === 'tools' && binding.path[1] === 'http' && !httpEnabled) continue;
@@ -88,7 +87,7 @@ export async function loadConfig(options: LoadConfigOptions = {}): Promise<Loade
   if (!parsed.success) throw configError(parsed.error, origins, raw);
   const file = parsed.data;
   const baseDir = source ? path.dirname(source) : cwd;
-  return { file, source, baseDir, settings: toSettings(file, baseDir) };
+  return { file, source, baseDir, settings: toSettings(file, baseDir), env, flags: options.flags ?? {} };
 }
 
 function toSettings(file: ConfigFile, baseDir: string): HostSettings {
@@ -96,28 +95,12 @@ function toSettings(file: ConfigFile, baseDir: string): HostSettings {
     home: path.resolve(baseDir, file.home),
     chainId: file.chainId,
     nodeUrl: file.node.url,
-    graphqlUrl: file.graphqlUrl,
     includeRaw: file.includeRaw,
     unsafeEnabled: file.tools.unsafe,
     publicQueryEnabled: file.publicQueryEnabled,
     tools: { stdio: file.tools.stdio, http: file.tools.http, timeoutMs: file.tools.timeoutMs },
-    dexPlan: file.dexPlan,
-    bdsDatabaseUrl: file.bds.databaseUrl,
-    bdsReadDatabaseUrl: file.bds.readDatabaseUrl,
-    redisUrl: file.redisUrl,
     metrics: file.metrics,
   };
-}
-
-/** Validates one plugin's options with its own schema; errors name `plugins.<name>.<key>`. */
-export function parsePluginOptions<S extends z.ZodType>(pluginKey: string, schema: S | undefined, value: unknown): z.output<S> | Record<string, unknown> {
-  if (!schema) return (value ?? {}) as Record<string, unknown>;
-  const parsed = schema.safeParse(value ?? {});
-  if (parsed.success) return parsed.data;
-  const issue = parsed.error.issues[0]!;
-  const where = ['plugins', pluginKey, ...issue.path.map(String)].join('.');
-  const shown = issue.path.length ? describeValue(getPath(value, issue.path.map(String))) : describeValue(value);
-  throw new BootError('config_invalid', `${where}=${shown}: ${friendly(issue)}`);
 }
 
 function configError(error: z.ZodError, origins: Map<string, Origin>, raw: unknown): BootError {
@@ -131,47 +114,9 @@ function configError(error: z.ZodError, origins: Map<string, Origin>, raw: unkno
   return new BootError('config_invalid', lines.join('; '));
 }
 
-function friendly(issue: z.core.$ZodIssue): string {
-  if (issue.code === 'unrecognized_keys') return `unknown key${issue.keys.length > 1 ? 's' : ''} ${issue.keys.map((k) => `"${k}"`).join(', ')}`;
-  return issue.message.replace(/^Invalid input: /, '');
-}
-
-function findOrigin(p: string[], origins: Map<string, Origin>): Origin | undefined {
-  for (let i = p.length; i > 0; i--) {
-    const o = origins.get(p.slice(0, i).join('.'));
-    if (o) return o;
-  }
-  return undefined;
-}
-
 function recordOrigins(value: unknown, p: string[], origins: Map<string, Origin>, label: (p: string[]) => string): void {
   if (p.length) origins.set(p.join('.'), { label: label(p), shown: describeValue(value) });
   if (value && typeof value === 'object' && !Array.isArray(value)) {
     for (const [k, v] of Object.entries(value)) recordOrigins(v, [...p, k], origins, label);
   }
-}
-
-function describeValue(value: unknown): string {
-  if (value === undefined) return '(missing)';
-  const text = JSON.stringify(value) ?? String(value);
-  return text.length > 60 ? text.slice(0, 57) + '...' : text;
-}
-
-function setPath(target: Record<string, unknown>, p: string[], value: unknown): void {
-  let node: Record<string, unknown> = target;
-  for (const key of p.slice(0, -1)) {
-    const next = node[key];
-    if (next === null || typeof next !== 'object' || Array.isArray(next)) node[key] = {};
-    node = node[key] as Record<string, unknown>;
-  }
-  node[p[p.length - 1]!] = value;
-}
-
-function getPath(value: unknown, p: string[]): unknown {
-  let node = value;
-  for (const key of p) {
-    if (node === null || typeof node !== 'object') return undefined;
-    node = (node as Record<string, unknown>)[key];
-  }
-  return node;
 }

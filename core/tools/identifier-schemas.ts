@@ -17,18 +17,21 @@ function hexNormalized(value: string): string {
   return (t.startsWith('0x') || t.startsWith('0X') ? t.slice(2) : t).toLowerCase();
 }
 
-/** An account address (Ed25519 public key): 64 hex, optional 0x, any case → lowercase. */
-export const addressSchema = z
-  .string()
-  .max(200)
-  .transform((value, ctx) => {
-    const hex = hexNormalized(value);
-    if (!/^[0-9a-f]{64}$/.test(hex)) {
-      ctx.addIssue({ code: 'custom', message: `must be an address: 64 hex characters (an Ed25519 public key); got ${hex.length} characters` });
+/** 64 hex characters, optional 0x, any case: `refused` words the issue; `form` gives the stored case. */
+function hex64(refused: (value: string, hex: string) => string, form: (hex: string) => string) {
+  return z
+    .string()
+    .max(200)
+    .transform((value, ctx) => {
+      const hex = hexNormalized(value);
+      if (/^[0-9a-f]{64}$/.test(hex)) return form(hex);
+      ctx.addIssue({ code: 'custom', message: refused(value, hex) });
       return z.NEVER;
-    }
-    return hex;
-  })
+    });
+}
+
+/** An account address (Ed25519 public key): 64 hex, optional 0x, any case → lowercase. */
+export const addressSchema = hex64((_value, hex) => `must be an address: 64 hex characters (an Ed25519 public key); got ${hex.length} characters`, (hex) => hex)
   .describe('account address: the 64-hex Ed25519 public key');
 
 /**
@@ -49,17 +52,7 @@ export const privateKeySchema = z
   .describe('private key: 64 hex characters (the 32-byte Ed25519 seed). Used for this call only; never stored, logged or echoed.');
 
 /** A CometBFT tx hash: 64 hex, optional 0x → uppercase (the form nodes and BDS index). */
-export const txHashSchema = z
-  .string()
-  .max(200)
-  .transform((value, ctx) => {
-    const hex = hexNormalized(value);
-    if (!/^[0-9a-f]{64}$/.test(hex)) {
-      ctx.addIssue({ code: 'custom', message: `must be a transaction hash: 64 hex characters (optional 0x); got ${shownInput(value)}` });
-      return z.NEVER;
-    }
-    return hex.toUpperCase();
-  })
+export const txHashSchema = hex64((value) => `must be a transaction hash: 64 hex characters (optional 0x); got ${shownInput(value)}`, (hex) => hex.toUpperCase())
   .describe('transaction hash: 64 hex characters (the CometBFT hash returned by a send)');
 
 // ---- names and state keys --------------------------------------------------------------------

@@ -1,8 +1,9 @@
 /**
  * `chainhost/plugin` — the published plugin API (package.json `exports`). Everything a plugin,
- * ours or a third party's, needs to define itself and contribute: the plugin contract, tools,
- * routes, query paths, extension points (the BDS indexer and GraphQL points included),
- * capabilities, errors, logging, metrics and service tokens. Anything not exported here or from
+ * ours or a third party's, needs to define itself and contribute: the plugin contract (with its
+ * config and environment bindings), tools, routes and the servers they run on (JSON bodies,
+ * Host-header rules), query paths, extension points (the BDS indexer and GraphQL points
+ * included), capabilities, errors, data-directory locks, logging, metrics and service tokens. Anything not exported here or from
  * `chainhost/chain` is internal and may change.
  *
  * `z` and `Router` are the host's own copies of zod and @koa/router: a plugin that builds its
@@ -15,6 +16,7 @@ export { default as Router } from '@koa/router';
 // The plugin contract and its lifecycle.
 export { definePlugin, type AnyPlugin, type PluginContext, type PluginDefinition } from '../../core/plugin.js';
 export type { HostSettings } from '../../core/config/host-settings.js';
+export type { EnvBinding } from '../../core/config/environment.js';
 
 // Extension points and the contributions they collect.
 export { createExtensionPoint, type Contributor, type ExtensionPoint, type ExtensionPointFactory } from '../../core/extension-point.js';
@@ -41,14 +43,25 @@ export * from '../../core/tools/chain-schemas.js';
 // Signers: `account` (a keystore account the host unlocked) or `private_key`, exactly one; the same fields, refusals and messages in every plugin.
 export { accountArgumentOf, signerArgumentsOf, SignerArguments, usesKeystore, type AccountArgument, type KeyArgumentSetting, type Signer, type SignerShape } from '../../core/tools/signer-arguments.js';
 export type { HostAccount, HostAccounts } from '../../core/keystore/host-accounts.js';
+/** The keystore's listing (alias → address, no passphrase needed) and its alias rule: for plugins that bind settings to accounts, as the wallet's spending policies. */
+export { Keystore, type KeystoreOptions } from '../../core/keystore/keystore.js';
+export { ALIAS_PATTERN, type KeystoreEntry } from '../../core/keystore/keystore-file.js';
 export { decimalOut, intOut, intValue, rawOut, toolJson, warningsOut, withExtras } from '../../core/tools/tool-output.js';
 
 // Routes, WebSockets and the servers they are mounted on.
-export type { AnsweredRequest, DirectHandler, RouteContribution, ServerDeclaration, WebSocketContribution } from '../../core/routes.js';
+export type { AnsweredRequest, DirectHandler, RouteContribution, ServerDeclaration, UpgradeRefusal, WebSocketContribution } from '../../core/routes.js';
+// What a server of its own needs: bounded JSON bodies, the loopback and Host-header rules.
+export * from '../../core/http/json-body.js';
+export { hostForUrl, isLoopbackHost, urlFor } from '../../core/net/bind-address.js';
+export * from '../../core/net/host-header.js';
 
 // ABCI-style query paths.
 export { parseQueryPath, QueryPathError, type ParsedQueryPath, type QueryAnswer, type QueryPathContext, type QueryPathDefinition } from '../../core/query/query-path.js';
 export type { QueryPathRegistry } from '../../core/query/query-path-registry.js';
+export { databaseReason } from '../../core/query/database-reason.js';
+
+// A data directory only one process may open (PGlite, a node's chain data).
+export * from '../../core/fs/directory-lock.js';
 
 // The BDS indexer extension point: projections run per finalized block inside its write transaction.
 export { bdsIndexers } from '../../plugins/bds/indexer-point.js';

@@ -1,4 +1,5 @@
 #!/usr/bin/env node
+import { numberArgument as int } from '../cli/number-argument.js';
 import { runCommand } from '../cli/run-command.js';
 
 /**
@@ -7,8 +8,6 @@ import { runCommand } from '../cli/run-command.js';
  * printed at start. `--bds` also runs the block index in this process, so the node answers the
  * BDS query paths like a BDS-enabled node.
  */
-const int = (value: string): number | string => (/^\d+$/.test(value) ? Number(value) : value);
-
 await runCommand({
   name: 'chain-devnet',
   description: 'Run the embedded local node: CometBFT-shaped RPC on 26657, metrics on 9108, canonical contracts, funded dev accounts.',

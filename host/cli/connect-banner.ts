@@ -1,7 +1,7 @@
 import path from 'node:path';
 import { PASSPHRASE_VARIABLE } from '../../core/keystore/host-accounts.js';
 import type { HostSettings } from '../../core/config/host-settings.js';
-import { ENV_BINDINGS } from '../../core/config/environment.js';
+import { HOST_ENV_BINDINGS, type EnvBinding } from '../../core/config/environment.js';
 import { urlFor } from '../../core/net/bind-address.js';
 import type { Host } from '../host.js';
 import { packageRoot } from '../package-root.js';
@@ -24,6 +24,8 @@ export interface ConnectBannerInput {
   plugins: readonly string[];
   /** The environment the command runs with; variables the config depends on are carried into the stdio snippet. */
   env: NodeJS.ProcessEnv;
+  /** The variables the config depends on: the host's and the loaded plugins' (`Host.envBindings`); default the host's. */
+  variables?: readonly EnvBinding[];
   /** chainhost's package folder, for `npx --prefix`. */
   packageRoot?: string;
   /** Paths to show per server name, over the defaults (e.g. a configured GraphQL path). */
@@ -86,11 +88,11 @@ export function httpSnippet(toolsUrl: string, settings: HostSettings): McpServer
  * The environment variables this process read that shape the config go along (a client does not
  * pass its user's shell environment); HTTP-only variables do not, secrets become placeholders.
  */
-export function stdioSnippet(input: Pick<ConnectBannerInput, 'configPath' | 'env' | 'settings' | 'packageRoot'>): McpServersSnippet<StdioMcpServer> {
+export function stdioSnippet(input: Pick<ConnectBannerInput, 'configPath' | 'env' | 'variables' | 'settings' | 'packageRoot'>): McpServersSnippet<StdioMcpServer> {
   const args = ['--prefix', input.packageRoot ?? packageRoot(), 'chain-mcp'];
   if (input.configPath) args.push('--config', path.resolve(input.configPath));
   const env: Record<string, string> = {};
-  for (const binding of ENV_BINDINGS) {
+  for (const binding of input.variables ?? HOST_ENV_BINDINGS) {
     const value = input.env[binding.variable];
     if (value === undefined || value === '' || binding.path[0] === 'tools' && binding.path[1] === 'http') continue;
     if (binding.secret) env[binding.variable] = `<${binding.variable}>`;
@@ -145,7 +147,7 @@ export function connectBannerOf(host: Host, command: string, env: NodeJS.Process
   });
   const graphqlPath = host.config.file.plugins.graphql?.path;
   return connectBanner({
-    command, settings: host.config.settings, configPath: host.config.source, servers, plugins: host.pluginNames(), env,
+    command, settings: host.config.settings, configPath: host.config.source, servers, plugins: host.pluginNames(), env, variables: host.envBindings(),
     ...(typeof graphqlPath === 'string' ? { serverPaths: { graphql: [graphqlPath] } } : {}),
   });
 }

@@ -1,8 +1,9 @@
 import { Command, InvalidArgumentError } from 'commander';
 import { loadConfig, type LoadConfigOptions, type LoadedConfig } from '../../core/config/load-config.js';
-import { ENV_BINDINGS } from '../../core/config/environment.js';
+import { HOST_ENV_BINDINGS } from '../../core/config/environment.js';
 import { BootError } from '../../core/errors.js';
 import { createLogger } from '../../core/logger.js';
+import { builtinEnvBindings, type PluginEnvBinding } from '../builtin-plugins.js';
 import { Host } from '../host.js';
 import { addToolSurfaces, serveStdio, serverVersion } from '../tools-server/index.js';
 import { checkReport } from './check-report.js';
@@ -43,7 +44,8 @@ export interface ParsedOptions {
 
 /** Runs the command to completion: returns only once the host has stopped; exits non-zero on failure. */
 export async function runCommand(spec: CommandSpec, argv: readonly string[] = process.argv): Promise<void> {
-  const program = buildProgram(spec);
+  // The built-in plugins' own variables are listed in the help only: loading every plugin costs a start.
+  const program = buildProgram(spec, wantsHelp(argv) ? await builtinEnvBindings() : []);
   program.parse([...argv]);
   const opts = program.opts<ParsedOptions>();
   const log = createLogger({ scope: spec.name });
@@ -149,7 +151,12 @@ function describeFailure(err: unknown): string {
   return `unexpected error: ${String(err)}`;
 }
 
-function buildProgram(spec: CommandSpec): Command {
+function wantsHelp(argv: readonly string[]): boolean {
+  const end = argv.indexOf('--');
+  return (end < 0 ? argv : argv.slice(0, end)).some((a) => a === '--help' || a === '-h');
+}
+
+function buildProgram(spec: CommandSpec, pluginVariables: readonly PluginEnvBinding[]): Command {
   const program = new Command(spec.name)
     .description(spec.description)
     .version(serverVersion(), '-v, --version')
@@ -163,12 +170,15 @@ function buildProgram(spec: CommandSpec): Command {
       .option('--port <number>', 'HTTP port (overrides HTTP_PORT; default 8100, 0 picks a free port)', parsePort);
   }
   spec.options?.(program);
-  const variables = ENV_BINDINGS.filter((b) => spec.http !== 'never' || !b.variable.startsWith('HTTP_') && !b.variable.startsWith('CHAIN_MCP_HTTP_'))
+  const variables = HOST_ENV_BINDINGS.filter((b) => spec.http !== 'never' || !b.variable.startsWith('HTTP_') && !b.variable.startsWith('CHAIN_MCP_HTTP_'))
     .map((b) => `  ${b.variable}`).join('\n');
+  const byVariable = new Map<string, string[]>();
+  for (const { plugin, binding } of pluginVariables) byVariable.set(binding.variable, [...(byVariable.get(binding.variable) ?? []), plugin]);
+  const pluginLines = [...byVariable].map(([variable, plugins]) => `  ${variable} (${plugins.join(', ')})`).join('\n');
   program.addHelpText('after', `
 Environment variables (override the config file; flags override both):
 ${variables}
-
+${pluginLines ? `\nRead by a plugin while it is loaded:\n${pluginLines}\n` : ''}
 Unsafe tools (wallets, signing, submitting) are enabled only by CHAIN_MCP_ENABLE_UNSAFE_WALLET_TOOLS=1.
 Logs and the start banner go to stderr.`);
   return program;

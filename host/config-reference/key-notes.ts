@@ -11,7 +11,6 @@ export const KEY_NOTES: Readonly<Record<string, string>> = {
   'chainId': 'The chain id: the devnet\'s genesis uses it, signed transactions carry it, and tools compare it with the node\'s network id (read tools warn on a mismatch, submitting tools refuse with 409).',
   'node': 'The node every plugin talks to when the devnet is not loaded in-process.',
   'node.url': 'CometBFT RPC URL of that node (http or https); unused while the devnet plugin runs in the same host.',
-  'graphqlUrl': 'GraphQL URL of the indexed query layer (http or https; credentials in the URL are sent as Basic auth). The query plugin asks it for token balances and token symbols when no BDS query path answers, before scanning current state; an endpoint that fails is left alone for 30 s.',
   'includeRaw': 'Add the node\'s raw payloads to tool results as `raw`.',
   'publicQueryEnabled': 'The operator half of the public-query rule: a query service (dashboard, GraphQL, `/metrics`) binds beyond loopback only when this is true and its own `publicQuery` option is too.',
   'tools': 'The tool surfaces and the tool-call policy.',
@@ -25,15 +24,8 @@ export const KEY_NOTES: Readonly<Record<string, string>> = {
   'tools.http.bodyLimitBytes': 'Largest request body; beyond it 413.',
   'tools.unsafe': 'Expose the unsafe tools (creating and importing wallets, signing, sending, encrypting and decrypting, DEX submission); otherwise they are hidden and refused with 403.',
   'tools.timeoutMs': 'Per-call deadline of a tool that sets none of its own; beyond it 504.',
-  'dexPlan': 'The in-memory store of DEX plans (`dex_plan_*` issues them, `dex_submit_*` consumes one).',
-  'dexPlan.ttlSeconds': 'How long a plan can be submitted after it was issued.',
-  'dexPlan.maxEntries': 'Plans kept at once; beyond it the oldest is evicted.',
   'metrics': 'The host\'s Prometheus endpoint `GET /metrics` on a server of its own; null serves none, `{}` serves `127.0.0.1:9109`.',
   'metrics.host': 'Bind address; beyond loopback only with `publicQuery` and `CHAIN_PUBLIC_QUERY_ENABLED=1`.',
-  'bds': 'The BDS database shared by the bds and graphql plugins.',
-  'bds.databaseUrl': 'PostgreSQL URL of the BDS database; null runs BDS on embedded PGlite under `<home>/bds`.',
-  'bds.readDatabaseUrl': 'PostgreSQL URL of a read-only copy of the BDS database (a streaming replica) for every read: the BDS query paths, GraphQL and the dashboard; the writer keeps `databaseUrl`. Reads of a height the writer has wait up to `plugins.bds.readWaitMs` for the copy. Needs `databaseUrl` (PGlite has no replicas); null reads the primary.',
-  'redisUrl': 'Redis URL (`redis://` or `rediss://`, credentials allowed) shared by every replica of the read surfaces: the dashboard keeps its rate, burst and tracked-client limits and its dry-run window there, so N replicas behind a balancer enforce one limit. null keeps them in each process. While Redis does not answer (250 ms per command), limits fall back to per process with a warning, never to none.',
 
   // ---- plugins.devnet ----
   'plugins.devnet.host': 'Bind address of the node RPC and metrics; beyond loopback only with `publicRpc`.',
@@ -83,7 +75,7 @@ export const KEY_NOTES: Readonly<Record<string, string>> = {
   'plugins.dex.contracts.helper': 'The helper contract.',
 
   // ---- plugins.bds ----
-  'plugins.bds.databaseUrl': 'PostgreSQL URL for this plugin; wins over the host\'s `bds.databaseUrl` (`CHAIN_BDS_DATABASE_URL`). With neither, PGlite.',
+  'plugins.bds.readDatabaseUrl': 'PostgreSQL URL of a read-only copy of the BDS database (a streaming replica) for every read: the BDS query paths, GraphQL and the dashboard; the writer keeps `databaseUrl`. Reads of a height the writer has wait up to `readWaitMs` for the copy. Needs `databaseUrl` (PGlite has no replicas); null reads the primary.',
   'plugins.bds.schema': 'PostgreSQL schema of the BDS tables; the one-writer lock is per schema.',
   'plugins.bds.spoolDir': 'Folder of fetched blocks not yet written (replayed at start), relative to `home`; default `<home>/bds-spool`.',
   'plugins.bds.queueMaxSize': 'Fetched blocks queued in memory for the writer; while the database is up the fetcher reads no further ahead.',
@@ -107,6 +99,7 @@ export const KEY_NOTES: Readonly<Record<string, string>> = {
   'plugins.graphql.host': 'Bind address; beyond loopback only with `publicQuery` and `CHAIN_PUBLIC_QUERY_ENABLED=1`.',
   'plugins.graphql.port': 'Port; 0 picks a free one.',
   'plugins.graphql.path': 'URL path of the endpoint.',
+  'plugins.graphql.readDatabaseUrl': 'A read-only copy of the BDS database (CHAIN_BDS_READ_DATABASE_URL) GraphQL reads instead of `databaseUrl` when it opens the database itself.',
   'plugins.graphql.pgliteDir': 'PGlite directory when opened here (see `databaseUrl`); relative to `home`.',
   'plugins.graphql.poolMaxSize': 'Most pooled connections when it opens a PostgreSQL server itself.',
   'plugins.graphql.bodyLimitBytes': 'Largest request body; beyond it 413.',

@@ -1,6 +1,5 @@
 import { resolve } from 'node:path';
-import type { Logger } from '../../core/logger.js';
-import type { QueryPathDefinition } from '../../core/query/query-path.js';
+import type { Logger, QueryPathDefinition } from 'chainhost/plugin';
 import type { BlockSource } from './block/chain-block-source.js';
 import type { BdsOptions } from './bds.config.js';
 import { BdsDatabase } from './database/bds-database.js';
@@ -28,10 +27,6 @@ import { BlockWriter } from './writer/block-writer.js';
 export interface BdsServiceInput {
   options: BdsOptions;
   home: string;
-  /** Host setting `bds.databaseUrl` (CHAIN_BDS_DATABASE_URL); `options.databaseUrl` wins. */
-  databaseUrl?: string | null;
-  /** Host setting `bds.readDatabaseUrl` (CHAIN_BDS_READ_DATABASE_URL); `options.readDatabaseUrl` wins. */
-  readDatabaseUrl?: string | null;
   source: BlockSource;
   /** Contributed indexers, after the built-in ones. */
   indexers?: () => readonly BdsIndexer[];
@@ -43,9 +38,9 @@ export interface BdsServiceInput {
 /** Longest pause between two questions of a read waiting for the read copy (they start at 1 ms; a healthy replica replays within milliseconds). */
 const REPLICA_POLL_MS = 25;
 
-export function databaseOptionsOf(options: BdsOptions, home: string, hostUrl?: string | null) {
+export function databaseOptionsOf(options: BdsOptions, home: string) {
   return {
-    url: options.databaseUrl ?? hostUrl ?? null,
+    url: options.databaseUrl,
     // Relative to home, as the graphql plugin resolves it: both must open the same directory.
     pgliteDir: resolve(home, options.pgliteDir ?? 'bds'),
     schema: options.schema,
@@ -62,10 +57,10 @@ export function databaseOptionsOf(options: BdsOptions, home: string, hostUrl?: s
  * primary (PGlite has no replicas); its sessions are read-only and named `<applicationName>-read`
  * so the server's `pg_stat_activity` tells the two pools apart.
  */
-export function readDatabaseOptionsOf(options: BdsOptions, home: string, hostUrl?: string | null, hostReadUrl?: string | null) {
-  const url = options.readDatabaseUrl ?? hostReadUrl ?? null;
+export function readDatabaseOptionsOf(options: BdsOptions, home: string) {
+  const url = options.readDatabaseUrl;
   if (!url) return null;
-  const primary = databaseOptionsOf(options, home, hostUrl);
+  const primary = databaseOptionsOf(options, home);
   if (!primary.url) {
     throw new Error('a BDS read database (plugins.bds.readDatabaseUrl / CHAIN_BDS_READ_DATABASE_URL) needs the BDS database on a PostgreSQL server (CHAIN_BDS_DATABASE_URL): PGlite has no replicas');
   }
@@ -77,8 +72,8 @@ export function readDatabaseOptionsOf(options: BdsOptions, home: string, hostUrl
  * is one, else on the primary. Never PGlite: the writer's process holds it.
  */
 function readerOnlyOptionsOf(input: BdsServiceInput) {
-  const primary = databaseOptionsOf(input.options, input.home, input.databaseUrl);
-  const url = input.options.readDatabaseUrl ?? input.readDatabaseUrl ?? primary.url;
+  const primary = databaseOptionsOf(input.options, input.home);
+  const url = input.options.readDatabaseUrl ?? primary.url;
   if (!url) {
     throw new Error('plugins.bds.writer=false reads a PostgreSQL server: set CHAIN_BDS_READ_DATABASE_URL (a replica) or CHAIN_BDS_DATABASE_URL; PGlite belongs to the writer\'s process');
   }
@@ -130,8 +125,8 @@ export class BdsService {
 
   static async open(input: BdsServiceInput): Promise<BdsService> {
     if (!input.options.writer) return new BdsService(await BdsDatabase.open({ ...readerOnlyOptionsOf(input), logger: input.log }), null, input);
-    const readOptions = readDatabaseOptionsOf(input.options, input.home, input.databaseUrl, input.readDatabaseUrl);
-    const db = await BdsDatabase.open({ ...databaseOptionsOf(input.options, input.home, input.databaseUrl), logger: input.log });
+    const readOptions = readDatabaseOptionsOf(input.options, input.home);
+    const db = await BdsDatabase.open({ ...databaseOptionsOf(input.options, input.home), logger: input.log });
     let replicaDb: BdsDatabase | null = null;
     try {
       if (readOptions) replicaDb = await BdsDatabase.open({ ...readOptions, logger: input.log });

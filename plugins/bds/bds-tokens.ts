@@ -1,5 +1,5 @@
 import type { Knex } from 'knex';
-import { createToken } from '../../core/tokens.js';
+import { createToken } from 'chainhost/plugin';
 
 /**
  * The BDS database as other plugins read it (GraphQL, DEX candles): bds's own handle, because

@@ -1,19 +1,20 @@
 import { z } from 'zod';
+import type { EnvBinding } from 'chainhost/plugin';
 
 /**
- * `plugins.bds` options (bds.md §8, chainhost names). The database URL falls back to the host
- * setting `bds.databaseUrl` (← CHAIN_BDS_DATABASE_URL); without one BDS runs on PGlite under
- * `<home>/bds`. The spool defaults to `<home>/bds-spool`. `readDatabaseUrl` (← CHAIN_BDS_READ_DATABASE_URL)
- * sends the reads to a replica of that server.
+ * `plugins.bds` options (bds.md §8, chainhost names). Without a database URL BDS runs on PGlite
+ * under `<home>/bds`. The spool defaults to `<home>/bds-spool`. `readDatabaseUrl` sends the
+ * reads to a replica of that server.
  */
 const positiveInt = (max: number) => z.number({ error: 'must be an integer' }).int('must be an integer').min(1, `must be 1..${max}`).max(max, `must be 1..${max}`);
 
 export const bdsConfigSchema = z.strictObject({
+  /** PostgreSQL URL of the BDS database; null runs BDS on embedded PGlite (see `pgliteDir`). */
   databaseUrl: z.string().min(1).nullable().default(null),
   /**
    * A read-only copy of that database (a streaming replica) for every read: the query paths,
-   * GraphQL and the dashboard in this host; falls back to the host setting `bds.readDatabaseUrl`
-   * (← CHAIN_BDS_READ_DATABASE_URL). The writer always writes `databaseUrl`.
+   * GraphQL and the dashboard in this host (← CHAIN_BDS_READ_DATABASE_URL). The writer always
+   * writes `databaseUrl`.
    */
   readDatabaseUrl: z.string().min(1).nullable().default(null),
   /** How long a read of a height the writer has indexed waits for the read copy to replay it. */
@@ -45,6 +46,12 @@ export const bdsConfigSchema = z.strictObject({
   acquireTimeoutMs: z.number().int().min(0).default(10_000),
   applicationName: z.string().min(1).default('chain-bds'),
 });
+
+/** The database URLs, which the graphql plugin reads too (it binds the same variables). */
+export const bdsEnvBindings: readonly EnvBinding[] = [
+  { variable: 'CHAIN_BDS_DATABASE_URL', path: ['databaseUrl'], type: 'string', secret: true },
+  { variable: 'CHAIN_BDS_READ_DATABASE_URL', path: ['readDatabaseUrl'], type: 'string', secret: true },
+];
 
 export type BdsOptions = z.output<typeof bdsConfigSchema>;
 

@@ -1,8 +1,6 @@
-import { CoreTokens } from '../../core/core-tokens.js';
-import { definePlugin, type PluginContext } from '../../core/plugin.js';
-import { createToken } from '../../core/tokens.js';
+import { CoreTokens, createToken, definePlugin, type PluginContext } from 'chainhost/plugin';
 import { ChainBlockSource } from './block/chain-block-source.js';
-import { bdsConfigSchema, type BdsOptions } from './bds.config.js';
+import { bdsConfigSchema, bdsEnvBindings, type BdsOptions } from './bds.config.js';
 import { BdsService } from './bds-service.js';
 import { BdsInternalTokens, BdsTokens, type BdsDatabaseHandle } from './bds-tokens.js';
 import { BdsSchemaError } from './database/bds-schema.js';
@@ -40,6 +38,7 @@ export const bdsPlugin = definePlugin({
   requires: [],
   after: ['devnet'],
   config: bdsConfigSchema,
+  env: bdsEnvBindings,
   register(ctx) {
     const contributed = ctx.createContributionList<BdsIndexer>('bds indexer', (i) => i.name);
     const rt: BdsRuntime = { service: null, indexers: () => contributed.values() };
@@ -71,8 +70,6 @@ export const bdsPlugin = definePlugin({
     rt.service = await BdsService.open({
       options: ctx.options,
       home: ctx.settings.home,
-      databaseUrl: ctx.settings.bdsDatabaseUrl,
-      readDatabaseUrl: ctx.settings.bdsReadDatabaseUrl,
       source: new ChainBlockSource(node),
       indexers: rt.indexers,
       log: ctx.log,

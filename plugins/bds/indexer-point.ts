@@ -1,6 +1,6 @@
 import type { Knex } from 'knex';
-import { createExtensionPoint } from '../../core/extension-point.js';
-import type { JsonObject, JsonValue } from '../../core/chain/canonical-json.js';
+import type { JsonObject, JsonValue } from 'chainhost/chain';
+import { createExtensionPoint } from 'chainhost/plugin';
 import type { BdsMigration } from './database/migrations.js';
 
 /**

@@ -1,6 +1,5 @@
 import { z } from 'zod';
-import { definePlugin } from '../../core/plugin.js';
-import { signerArgumentsOf } from '../../core/tools/signer-arguments.js';
+import { definePlugin, signerArgumentsOf } from 'chainhost/plugin';
 import { encryptionTools } from './tools/encryption-tools.js';
 import { signingTools } from './tools/signing-tools.js';
 

@@ -1,10 +1,7 @@
 import Router from '@koa/router';
 import type Koa from 'koa';
-import type { ChainNode } from '../../core/chain/node.js';
-import type { CountRefusal } from '../../core/chain/simulation-refusals.js';
-import type { Logger } from '../../core/logger.js';
-import type { QueryPathRegistry } from '../../core/query/query-path-registry.js';
-import type { RouteContribution, ServerDeclaration, WebSocketContribution } from '../../core/routes.js';
+import type { ChainNode, CountRefusal } from 'chainhost/chain';
+import type { Logger, QueryPathRegistry, RouteContribution, ServerDeclaration, WebSocketContribution } from 'chainhost/plugin';
 import { addAbciQueryRoute } from './api/abci-query-route.js';
 import { addChainRoutes } from './api/chain-routes.js';
 import { addContractRoutes } from './api/contract-routes.js';

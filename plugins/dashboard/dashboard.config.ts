@@ -1,5 +1,6 @@
 import net from 'node:net';
 import { z } from 'zod';
+import type { EnvBinding } from 'chainhost/plugin';
 
 /**
  * `plugins.dashboard` options. Defaults follow the upstream dashboard (dashboard.md §1.1, §5.2,
@@ -30,6 +31,14 @@ export const dashboardConfigSchema = z.strictObject({
    * header is ignored and the peer address is the client, so nobody can pick their own bucket.
    */
   trustedProxies: z.array(proxyEntry).default([]),
+  /**
+   * Redis URL (`redis://` or `rediss://`, credentials allowed) shared by every replica: the
+   * dashboard keeps its rate, burst and tracked-client limits and its dry-run window there, so N
+   * replicas behind a balancer enforce one limit. null keeps them in each process. While Redis
+   * does not answer (250 ms per command), limits fall back to per process with a warning, never
+   * to none.
+   */
+  redisUrl: z.string().regex(/^rediss?:\/\/\S+$/, 'must be a redis:// or rediss:// URL').nullable().default(null),
   /**
    * Prefix of the Redis keys that hold the shared limits (with `CHAIN_REDIS_URL`). Replicas that
    * must enforce one limit use the same prefix; two dashboards of different deployments on one
@@ -92,6 +101,10 @@ export const dashboardConfigSchema = z.strictObject({
     nodeStatusIntervalMs: int(500, 600_000).default(10_000),
   }).prefault({}),
 });
+
+export const dashboardEnvBindings: readonly EnvBinding[] = [
+  { variable: 'CHAIN_REDIS_URL', path: ['redisUrl'], type: 'string', secret: true },
+];
 
 export type DashboardOptions = z.output<typeof dashboardConfigSchema>;
 export type DashboardOptionsInput = z.input<typeof dashboardConfigSchema>;

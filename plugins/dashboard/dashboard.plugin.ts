@@ -1,7 +1,6 @@
-import { simulationRefusalCounter } from '../../core/chain/simulation-refusals.js';
-import { CoreTokens } from '../../core/core-tokens.js';
-import { definePlugin } from '../../core/plugin.js';
-import { dashboardConfigSchema } from './dashboard.config.js';
+import { simulationRefusalCounter } from 'chainhost/chain';
+import { CoreTokens, definePlugin } from 'chainhost/plugin';
+import { dashboardConfigSchema, dashboardEnvBindings } from './dashboard.config.js';
 import { DASHBOARD_REFUSALS, DashboardSurface } from './dashboard-surface.js';
 import { connectSharedRedis, firstConnection } from './limits/redis-client.js';
 
@@ -15,9 +14,10 @@ export const dashboardPlugin = definePlugin({
   description: 'Dashboard REST API, WebSocket feed and explorer over the configured node',
   after: ['devnet', 'bds'],
   config: dashboardConfigSchema,
+  env: dashboardEnvBindings,
   async init(ctx) {
     if (!ctx.options.enabled) return;
-    const redis = ctx.settings.redisUrl ? connectSharedRedis(ctx.settings.redisUrl, ctx.log.child('redis')) : null;
+    const redis = ctx.options.redisUrl ? connectSharedRedis(ctx.options.redisUrl, ctx.log.child('redis')) : null;
     if (redis) {
       ctx.onStop(() => redis.disconnect());
       await firstConnection(redis);

@@ -1,5 +1,4 @@
-import type { DecodedAbciQuery } from '../../core/chain/abci-value.js';
-import type { AbciQueryParams, ChainRpc, RpcCallOptions, RpcEvent, RpcSubscription } from '../../core/chain/rpc/chain-rpc.js';
+import type { AbciQueryParams, ChainRpc, DecodedAbciQuery, RpcCallOptions, RpcEvent, RpcSubscription } from 'chainhost/chain';
 import type { DevnetChainRpc } from './node/devnet-chain-rpc.js';
 
 /**

@@ -1,4 +1,4 @@
-import { ChainDecimal } from '../../core/chain/decimal.js';
+import { ChainDecimal } from 'chainhost/chain';
 import { DEFAULT_MNEMONIC, deriveAccounts, type Devnet, type Listening } from './node/devnet.js';
 import { decodeStateText } from './node/state-reader.js';
 

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { mnemonicProblem } from '../../core/chain/hd-wallet.js';
+import { mnemonicProblem } from 'chainhost/chain';
 
 export const devnetConfig = z.strictObject({
   /** Chain data directory; default `<home>/devnet`. */

@@ -1,11 +1,6 @@
 import path from 'node:path';
-import { ChainNode } from '../../core/chain/node.js';
-import { simulationRefusalCounter } from '../../core/chain/simulation-refusals.js';
-import { CoreTokens } from '../../core/core-tokens.js';
-import { BootError } from '../../core/errors.js';
-import { definePlugin, type PluginContext } from '../../core/plugin.js';
-import { createToken } from '../../core/tokens.js';
-import { isLoopbackHost } from '../../core/net/bind-address.js';
+import { ChainNode, simulationRefusalCounter } from 'chainhost/chain';
+import { BootError, CoreTokens, createToken, definePlugin, isLoopbackHost, type PluginContext } from 'chainhost/plugin';
 import { devnetConfig } from './devnet.config.js';
 import { DeferredChainRpc } from './deferred-chain-rpc.js';
 import { Devnet } from './node/devnet.js';

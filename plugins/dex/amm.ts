@@ -1,4 +1,4 @@
-import { ChainDecimal } from '../../core/chain/decimal.js';
+import { ChainDecimal } from 'chainhost/chain';
 
 /**
  * The DEX maths exactly as `con_pairs`, `con_dex` and `con_dex_helper` evaluate it (dex.md

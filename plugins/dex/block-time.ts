@@ -1,5 +1,5 @@
-import type { ChainNode } from '../../core/chain/node.js';
-import { nodeApiError } from '../../core/tools/chain-schemas.js';
+import type { ChainNode } from 'chainhost/chain';
+import { nodeApiError } from 'chainhost/plugin';
 
 /**
  * How long a block takes on the node a submit sends to, measured from the node itself: the

@@ -1,4 +1,4 @@
-import { ApiError } from '../../core/errors.js';
+import { ApiError } from 'chainhost/plugin';
 import type { PlanState } from './plan-registry.js';
 
 /**

@@ -1,7 +1,5 @@
-import type { ChainIdGuard } from '../../core/chain/chain-id-guard.js';
-import type { ChainNode } from '../../core/chain/node.js';
-import type { QueryPathRegistry } from '../../core/query/query-path-registry.js';
-import type { SignerArguments } from '../../core/tools/signer-arguments.js';
+import type { ChainIdGuard, ChainNode } from 'chainhost/chain';
+import type { QueryPathRegistry, SignerArguments } from 'chainhost/plugin';
 import type { BlockTimeSource } from './block-time.js';
 import type { DexReader } from './dex-state.js';
 import type { CallSender } from './plan-execution.js';

@@ -1,8 +1,4 @@
-import { abciJson } from '../../core/chain/abci-value.js';
-import { compactJson } from '../../core/chain/canonical-json.js';
-import { ChainDecimal } from '../../core/chain/decimal.js';
-import { QueryPath } from '../../core/chain/abci-value.js';
-import type { ChainNode } from '../../core/chain/node.js';
+import { abciJson, ChainDecimal, type ChainNode, compactJson, QueryPath } from 'chainhost/chain';
 import type { FeeBps, FeeState, Precision } from './amm.js';
 import { mapLimit, readConsistently, type StateSnapshot } from './state-snapshot.js';
 

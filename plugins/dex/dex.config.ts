@@ -1,11 +1,11 @@
 import { z } from 'zod';
+import type { EnvBinding } from 'chainhost/plugin';
 
 const contractName = z.string().regex(/^[a-zA-Z][a-zA-Z0-9_]*$/, 'must be a contract name');
 
-/**
- * `plugins.dex`. Plan TTL and capacity are host settings (CHAIN_MCP_DEX_PLAN_TTL_SECONDS,
- * CHAIN_MCP_DEX_PLAN_MAX_ENTRIES); this slice only names the contracts and bounds the scans.
- */
+const planInt = (min: number, max: number) => z.number({ error: 'must be an integer' }).int('must be an integer').min(min, `must be ${min}..${max}`).max(max, `must be ${min}..${max}`);
+
+/** `plugins.dex`: the contracts, the scan bounds, the submit waits and the plan store. */
 export const dexConfigSchema = z.strictObject({
   /** The canonical names (spec part 2); override only for a network that deployed them elsewhere. */
   contracts: z
@@ -26,6 +26,19 @@ export const dexConfigSchema = z.strictObject({
   submitSafetyBlocks: z.number().int().min(0).max(100).default(2),
   /** Contribute the DEX candle projection to BDS when the bds plugin is loaded. */
   candles: z.boolean().default(true),
+  /** The in-memory store of DEX plans (`dex_plan_*` issues them, `dex_submit_*` consumes one). */
+  plan: z.strictObject({
+    /** How long a plan can be submitted after it was issued. */
+    ttlSeconds: planInt(30, 900).default(300),
+    /** Plans kept at once; beyond it the oldest is evicted. */
+    maxEntries: planInt(1, 1000).default(256),
+  }).prefault({}),
 });
+
+/** The spec's variables for the plan store (part 2). */
+export const dexEnvBindings: readonly EnvBinding[] = [
+  { variable: 'CHAIN_MCP_DEX_PLAN_TTL_SECONDS', path: ['plan', 'ttlSeconds'], type: 'integer' },
+  { variable: 'CHAIN_MCP_DEX_PLAN_MAX_ENTRIES', path: ['plan', 'maxEntries'], type: 'integer' },
+];
 
 export type DexConfig = z.output<typeof dexConfigSchema>;

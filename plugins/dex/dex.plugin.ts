@@ -1,10 +1,6 @@
-import { chainIdGuardFor } from '../../core/chain/chain-id-guard.js';
-import { submitRefusalCounter, TransactionSubmitterToken, transactionSubmitterFor } from '../../core/chain/transaction-submitter.js';
-import { CoreTokens } from '../../core/core-tokens.js';
-import { definePlugin } from '../../core/plugin.js';
-import { signerArgumentsOf } from '../../core/tools/signer-arguments.js';
-import { createToken } from '../../core/tokens.js';
-import { dexConfigSchema } from './dex.config.js';
+import { chainIdGuardFor, submitRefusalCounter, transactionSubmitterFor, TransactionSubmitterToken } from 'chainhost/chain';
+import { CoreTokens, createToken, definePlugin, signerArgumentsOf } from 'chainhost/plugin';
+import { dexConfigSchema, dexEnvBindings } from './dex.config.js';
 import type { DexServices } from './dex-services.js';
 import { BlockTimeMeter } from './block-time.js';
 import { DexReader } from './dex-state.js';
@@ -31,8 +27,9 @@ export const dexPlugin = definePlugin({
   description: 'DEX tools: prices, pairs, routed quotes, plan-first swaps and liquidity, helper buy/sell, live and indexed events, candles.',
   after: ['devnet', 'wallet', 'bds', 'graphql'],
   config: dexConfigSchema,
+  env: dexEnvBindings,
   register(ctx) {
-    ctx.provide(DexTokens.planRegistry, new PlanRegistry(ctx.settings.dexPlan));
+    ctx.provide(DexTokens.planRegistry, new PlanRegistry(ctx.options.plan));
   },
   async init(ctx) {
     const node = ctx.resolve(CoreTokens.chainNode);

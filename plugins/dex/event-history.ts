@@ -1,8 +1,5 @@
-import { parseJsonExact, type JsonObject, type JsonValue } from '../../core/chain/canonical-json.js';
-import { QueryPath } from '../../core/chain/abci-value.js';
-import { ApiError } from '../../core/errors.js';
-import { QueryPathError } from '../../core/query/query-path.js';
-import { toolJson } from '../../core/tools/chain-schemas.js';
+import { type JsonObject, type JsonValue, parseJsonExact, QueryPath } from 'chainhost/chain';
+import { ApiError, QueryPathError, toolJson } from 'chainhost/plugin';
 import { bdsUnavailable } from './dex-errors.js';
 import type { EventSource } from './dex-events.js';
 import type { DexServices } from './dex-services.js';

@@ -1,10 +1,5 @@
-import type { SubmitRequest } from '../../core/chain/transaction-submitter.js';
-import type { JsonObject } from '../../core/chain/canonical-json.js';
-import { ChainDecimal } from '../../core/chain/decimal.js';
-import { Wallet, type KeySource } from '../../core/chain/keys.js';
-import type { TransactionSubmission } from '../../core/chain/transaction-submitter.js';
-import { ChainDatetime } from '../../core/chain/values.js';
-import { ApiError } from '../../core/errors.js';
+import { ChainDatetime, ChainDecimal, type JsonObject, type KeySource, type SubmitRequest, type TransactionSubmission, Wallet } from 'chainhost/chain';
+import { ApiError } from 'chainhost/plugin';
 import { AmmError, helperBuy, helperSell } from './amm.js';
 import { marketError, pairNotFound } from './dex-errors.js';
 import type { DexServices } from './dex-services.js';

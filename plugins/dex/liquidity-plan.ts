@@ -1,6 +1,5 @@
-import type { JsonObject } from '../../core/chain/canonical-json.js';
-import { ChainDecimal } from '../../core/chain/decimal.js';
-import { ApiError } from '../../core/errors.js';
+import { ChainDecimal, type JsonObject } from 'chainhost/chain';
+import { ApiError } from 'chainhost/plugin';
 import {
   AmmError, addLiquidityAmounts, burnAmounts, mintedLiquidity, minusBps, normalizeAmount, supplyAfterFeeHook,
 } from './amm.js';

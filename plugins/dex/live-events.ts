@@ -1,8 +1,5 @@
-import { decodeTxResultData } from '../../core/chain/abci-value.js';
-import type { JsonValue } from '../../core/chain/canonical-json.js';
-import type { ChainNode, TxEvent } from '../../core/chain/node.js';
-import type { RpcSubscription } from '../../core/chain/rpc/chain-rpc.js';
-import { toolJson } from '../../core/tools/chain-schemas.js';
+import { type ChainNode, decodeTxResultData, type JsonValue, type RpcSubscription, type TxEvent } from 'chainhost/chain';
+import { toolJson } from 'chainhost/plugin';
 import { nodeError } from './state-snapshot.js';
 
 /**

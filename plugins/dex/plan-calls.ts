@@ -1,6 +1,4 @@
-import type { JsonObject } from '../../core/chain/canonical-json.js';
-import type { ChainDecimal } from '../../core/chain/decimal.js';
-import { ChainDatetime } from '../../core/chain/values.js';
+import { ChainDatetime, type ChainDecimal, type JsonObject } from 'chainhost/chain';
 
 /**
  * The pieces every plan is made of: contract calls with wire kwargs (decimals as

@@ -1,5 +1,5 @@
-import type { JsonObject, JsonValue } from '../../core/chain/canonical-json.js';
-import { ApiError } from '../../core/errors.js';
+import type { JsonObject, JsonValue } from 'chainhost/chain';
+import { ApiError } from 'chainhost/plugin';
 import { FRESH_PLAN_HINT, planCheckError } from './dex-errors.js';
 import { PLAN_VERSION, SUBMIT_KINDS, wrapperMs, type PlanCall, type SubmitKind } from './plan-calls.js';
 

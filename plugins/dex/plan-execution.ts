@@ -1,9 +1,5 @@
-import type { KeySource } from '../../core/chain/keys.js';
-import type { SubmitRequest, TransactionSubmission } from '../../core/chain/transaction-submitter.js';
-import type { TxReceipt } from '../../core/chain/tx-receipts.js';
-import { ApiError } from '../../core/errors.js';
-import { ChainDecimal } from '../../core/chain/decimal.js';
-import { submissionAnswer, type SubmissionAnswer } from '../../core/tools/submission-output.js';
+import { ChainDecimal, type KeySource, type SubmitRequest, type TransactionSubmission, type TxReceipt } from 'chainhost/chain';
+import { ApiError, submissionAnswer, type SubmissionAnswer } from 'chainhost/plugin';
 import { FRESH_PLAN_HINT } from './dex-errors.js';
 import type { PlanCall } from './plan-calls.js';
 

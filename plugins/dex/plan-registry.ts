@@ -1,5 +1,5 @@
 import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
-import { canonicalJson, type JsonObject } from '../../core/chain/canonical-json.js';
+import { canonicalJson, type JsonObject } from 'chainhost/chain';
 import { planStateError, planCheckError } from './dex-errors.js';
 
 /**

@@ -1,5 +1,5 @@
-import { ChainDecimal } from '../../core/chain/decimal.js';
-import { ApiError } from '../../core/errors.js';
+import { ChainDecimal } from 'chainhost/chain';
+import { ApiError } from 'chainhost/plugin';
 import { AmmError, type FeeBps, type Precision } from './amm.js';
 import type { DexReader } from './dex-state.js';
 import { marketError, noRoute } from './dex-errors.js';

@@ -1,4 +1,4 @@
-import { ChainDecimal } from '../../core/chain/decimal.js';
+import { ChainDecimal } from 'chainhost/chain';
 import {
   AmmError, amountUnit, amountsOut, getAmountIn, getAmountOut, normalizeAmount, type HopReserves, type Precision,
 } from './amm.js';

@@ -1,8 +1,5 @@
-import { abciDecimal, readAbciValue, type DecodedAbciQuery } from '../../core/chain/abci-value.js';
-import type { ChainDecimal } from '../../core/chain/decimal.js';
-import { QueryPath } from '../../core/chain/abci-value.js';
-import type { ChainNode } from '../../core/chain/node.js';
-import { ApiError } from '../../core/errors.js';
+import { abciDecimal, type ChainDecimal, type ChainNode, type DecodedAbciQuery, QueryPath, readAbciValue } from 'chainhost/chain';
+import { ApiError } from 'chainhost/plugin';
 
 /**
  * Consistent reads of committed state through `abci_query /get/<key>` (abci-query.md §4): the

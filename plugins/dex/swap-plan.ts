@@ -1,6 +1,5 @@
-import type { JsonObject } from '../../core/chain/canonical-json.js';
-import type { ChainDecimal } from '../../core/chain/decimal.js';
-import { ApiError } from '../../core/errors.js';
+import type { ChainDecimal, JsonObject } from 'chainhost/chain';
+import { ApiError } from 'chainhost/plugin';
 import { minusBps, normalizeAmount, plusBpsCeil } from './amm.js';
 import { marketError } from './dex-errors.js';
 import type { DexReader } from './dex-state.js';

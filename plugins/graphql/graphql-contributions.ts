@@ -1,5 +1,5 @@
 import type { GraphQLFieldConfig, GraphQLFieldConfigMap, GraphQLObjectType, GraphQLScalarType } from 'graphql';
-import { createExtensionPoint } from '../../core/extension-point.js';
+import { createExtensionPoint } from 'chainhost/plugin';
 import type { TableDefinition } from './catalog/table-definition.js';
 import type { GraphqlRequestContext } from './execution/request-context.js';
 

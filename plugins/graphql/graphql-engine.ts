@@ -1,6 +1,6 @@
 import type Router from '@koa/router';
 import { execute, type ExecutionResult, type GraphQLSchema } from 'graphql';
-import type { Logger } from '../../core/logger.js';
+import type { Logger } from 'chainhost/plugin';
 import { BDS_TABLES } from './catalog/bds-tables.js';
 import type { BdsSource } from './database/bds-source.js';
 import { bdsStatusView } from './database/bds-status-view.js';

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import type { EnvBinding } from 'chainhost/plugin';
 
 /**
  * `plugins.graphql` options. Address defaults follow the spec (`http://127.0.0.1:5000/graphql`);
@@ -20,12 +21,13 @@ export const graphqlConfigSchema = z.strictObject({
   /** Serve the GraphiQL page (GET on the path and `/graphiql`). Off, as upstream's newest preset. */
   graphiql: z.boolean().default(false),
   /**
-   * Used only when no `bds` plugin runs in this host: a PostgreSQL URL (default: the host
-   * setting `bds.readDatabaseUrl` ← CHAIN_BDS_READ_DATABASE_URL, a read copy, else
-   * `bds.databaseUrl` ← CHAIN_BDS_DATABASE_URL), else PGlite in `pgliteDir`
-   * (default `<home>/bds`), which must not be open in another process.
+   * Used only when no `bds` plugin runs in this host: a PostgreSQL URL (CHAIN_BDS_DATABASE_URL,
+   * as the bds plugin's; `readDatabaseUrl` ← CHAIN_BDS_READ_DATABASE_URL, a read copy, wins:
+   * GraphQL only reads), else PGlite in `pgliteDir` (default `<home>/bds`), which must not be
+   * open in another process.
    */
   databaseUrl: z.string().min(1).nullable().default(null),
+  readDatabaseUrl: z.string().min(1).nullable().default(null),
   pgliteDir: z.string().min(1).nullable().default(null),
   /** Schema holding the BDS tables when opened here (`public` as upstream). */
   schema: z.string().regex(/^[A-Za-z_][A-Za-z0-9_]{0,62}$/, 'must be a plain SQL identifier').default('public'),
@@ -67,6 +69,12 @@ export const graphqlConfigSchema = z.strictObject({
   /** Largest query document, in GraphQL tokens. */
   maxTokens: int(100, 1_000_000).default(10_000),
 });
+
+/** The BDS database, when this plugin opens it itself: the same variables as the bds plugin's. */
+export const graphqlEnvBindings: readonly EnvBinding[] = [
+  { variable: 'CHAIN_BDS_DATABASE_URL', path: ['databaseUrl'], type: 'string', secret: true },
+  { variable: 'CHAIN_BDS_READ_DATABASE_URL', path: ['readDatabaseUrl'], type: 'string', secret: true },
+];
 
 export type GraphqlOptions = z.output<typeof graphqlConfigSchema>;
 export type GraphqlOptionsInput = z.input<typeof graphqlConfigSchema>;

@@ -1,13 +1,11 @@
 import { join, resolve } from 'node:path';
-import { BootError } from '../../core/errors.js';
-import { definePlugin } from '../../core/plugin.js';
-import { createToken } from '../../core/tokens.js';
+import { BootError, createToken, definePlugin } from 'chainhost/plugin';
 import type { BdsSource } from './database/bds-source.js';
 import { openOwnDatabase } from './database/own-database.js';
 import { sharedBdsSource } from './database/shared-bds.js';
 import { contributionKey, graphqlContributions, type GraphqlContribution, type GraphqlRegistrar } from './graphql-contributions.js';
 import { createGraphqlEngine, queryLimitsOf, type GraphqlEngine } from './graphql-engine.js';
-import { graphqlConfigSchema } from './graphql.config.js';
+import { graphqlConfigSchema, graphqlEnvBindings } from './graphql.config.js';
 import { graphqlRouter } from './http/graphql-route.js';
 
 /**
@@ -22,6 +20,7 @@ export const graphqlPlugin = definePlugin({
   description: 'Read-only GraphQL over the BDS database with PostGraphile names and shapes (POST /graphql).',
   after: ['bds'],
   config: graphqlConfigSchema,
+  env: graphqlEnvBindings,
   register(ctx) {
     const list = ctx.createContributionList<GraphqlContribution>('GraphQL contribution', contributionKey, null);
     // One registrar per contributing plugin: each contribution is recorded under the plugin that made it.
@@ -68,7 +67,7 @@ export const graphqlPlugin = definePlugin({
       try {
         source = await openOwnDatabase({
           // A read copy (CHAIN_BDS_READ_DATABASE_URL) serves GraphQL when set: GraphQL only reads.
-          url: o.databaseUrl ?? ctx.settings.bdsReadDatabaseUrl ?? ctx.settings.bdsDatabaseUrl,
+          url: o.readDatabaseUrl ?? o.databaseUrl,
           pgliteDir: o.pgliteDir ? resolve(ctx.settings.home, o.pgliteDir) : join(ctx.settings.home, 'bds'),
           schema: o.schema,
           poolMax: o.poolMaxSize,

@@ -1,12 +1,7 @@
 import { getMaxListeners, setMaxListeners } from 'node:events';
-import { assertAbciOk, readAbciValue, QueryPath, type DecodedAbciQuery } from '../../core/chain/abci-value.js';
-import type { ChainIdGuard } from '../../core/chain/chain-id-guard.js';
-import { parseJsonExact, type JsonValue } from '../../core/chain/canonical-json.js';
-import type { ChainNode } from '../../core/chain/node.js';
+import { assertAbciOk, type ChainIdGuard, type ChainNode, type DecodedAbciQuery, type JsonValue, parseJsonExact, QueryPath, readAbciValue } from 'chainhost/chain';
+import { ApiError, intValue, nodeApiError, nodeCall, plainDecimalText, type QueryPathRegistry, toolJson } from 'chainhost/plugin';
 import type { GraphqlStates } from './graphql-states.js';
-import { ApiError } from '../../core/errors.js';
-import type { QueryPathRegistry } from '../../core/query/query-path-registry.js';
-import { intValue, nodeApiError, nodeCall, plainDecimalText, toolJson } from '../../core/tools/chain-schemas.js';
 
 /** What the read tools need: the node, the chain-id guard, the contributed query paths, the GraphQL fallback, the raw flag. */
 export interface ReadDeps {

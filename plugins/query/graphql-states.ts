@@ -1,5 +1,5 @@
-import { parseJsonExact, type JsonValue } from '../../core/chain/canonical-json.js';
-import { contractNameSchema } from '../../core/tools/chain-schemas.js';
+import { type JsonValue, parseJsonExact } from 'chainhost/chain';
+import { contractNameSchema } from 'chainhost/plugin';
 
 /**
  * CHAIN_GRAPHQL, the anchor's fallback for indexed reads (mcp.md §2, §4.2-4.3): when neither

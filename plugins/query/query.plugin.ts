@@ -1,9 +1,8 @@
-import { z } from 'zod';
-import { chainIdGuardFor } from '../../core/chain/chain-id-guard.js';
-import { CoreTokens } from '../../core/core-tokens.js';
-import { definePlugin } from '../../core/plugin.js';
+import { chainIdGuardFor } from 'chainhost/chain';
+import { CoreTokens, definePlugin } from 'chainhost/plugin';
 import type { ReadDeps } from './chain-reads.js';
 import { GraphqlStates } from './graphql-states.js';
+import { queryConfigSchema, queryEnvBindings } from './query.config.js';
 import { BdsReader } from './indexed/bds-reader.js';
 import { GraphqlIndexed } from './indexed/graphql-indexed.js';
 import { indexedTools } from './indexed/indexed-tools.js';
@@ -23,14 +22,15 @@ export const queryPlugin = definePlugin({
   name: 'query',
   description: 'Read tools: balances, token holdings, state and key scans, nonces, contract source and methods, token metadata, transactions, node status, and indexed reads through the BDS query paths.',
   after: ['devnet', 'bds'],
-  config: z.strictObject({}),
+  config: queryConfigSchema,
+  env: queryEnvBindings,
   init(ctx) {
     const node = ctx.resolve(CoreTokens.chainNode);
     const deps: ReadDeps = {
       node,
       guard: chainIdGuardFor(node, ctx.settings.chainId),
       queryPaths: ctx.tryResolve(CoreTokens.queryPaths),
-      graphql: new GraphqlStates(ctx.settings.graphqlUrl),
+      graphql: new GraphqlStates(ctx.options.graphqlUrl),
       includeRaw: ctx.settings.includeRaw,
     };
     const indexed = indexedTools(new BdsReader(deps), new GraphqlIndexed(deps.graphql), new NodeBlocks(deps));

@@ -1,8 +1,5 @@
-import { chainIdGuardFor } from '../../core/chain/chain-id-guard.js';
-import { ChainSimulator } from '../../core/chain/chain-simulator.js';
-import { simulationRefusalCounter } from '../../core/chain/simulation-refusals.js';
-import { CoreTokens } from '../../core/core-tokens.js';
-import { definePlugin } from '../../core/plugin.js';
+import { chainIdGuardFor, ChainSimulator, simulationRefusalCounter } from 'chainhost/chain';
+import { CoreTokens, definePlugin } from 'chainhost/plugin';
 import { simulateConfigSchema } from './simulate.config.js';
 import { SimulatorToken } from './simulator-token.js';
 import { simulateTools } from './tools.js';

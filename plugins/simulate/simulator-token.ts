@@ -1,5 +1,5 @@
-import type { ChainSimulator } from '../../core/chain/chain-simulator.js';
-import { createToken } from '../../core/tokens.js';
+import type { ChainSimulator } from 'chainhost/chain';
+import { createToken } from 'chainhost/plugin';
 
 /** The capped dry-run service the simulate plugin publishes; the dashboard's route should use it too. */
 export const SimulatorToken = createToken<ChainSimulator>('simulate:simulator');

@@ -1,11 +1,6 @@
 import { z } from 'zod';
-import type { ChainIdGuard } from '../../core/chain/chain-id-guard.js';
-import type { ChainSimulator } from '../../core/chain/chain-simulator.js';
-import { coerceKwargsBySignature } from '../../core/chain/signature-kwargs.js';
-import { simulationRequestJson } from '../../core/chain/simulation.js';
-import type { ChainNode } from '../../core/chain/node.js';
-import { addressSchema, contractNameSchema, functionNameSchema, intOut, intValue, kwargsSchema, rawOut, toolJson, warningsOut, withExtras } from '../../core/tools/chain-schemas.js';
-import { defineTool, type ToolDefinition } from '../../core/tools/tool.js';
+import { type ChainIdGuard, type ChainNode, type ChainSimulator, coerceKwargsBySignature, simulationRequestJson } from 'chainhost/chain';
+import { addressSchema, contractNameSchema, defineTool, functionNameSchema, intOut, intValue, kwargsSchema, rawOut, type ToolDefinition, toolJson, warningsOut, withExtras } from 'chainhost/plugin';
 
 export interface SimulateToolDeps {
   node: ChainNode;

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { ALIAS_PATTERN } from '../../core/keystore/keystore-file.js';
+import { ALIAS_PATTERN } from 'chainhost/plugin';
 import { accountPolicySchema } from './policy/spending-policy.js';
 import { sendConfirmationSchema } from './policy/send-confirmation.js';
 

@@ -1,8 +1,5 @@
-import { CoreTokens } from '../../core/core-tokens.js';
-import { definePlugin } from '../../core/plugin.js';
-import { submitRefusalCounter, TransactionSubmitterToken, transactionSubmitterFor } from '../../core/chain/transaction-submitter.js';
-import { Keystore } from '../../core/keystore/keystore.js';
-import { signerArgumentsOf } from '../../core/tools/signer-arguments.js';
+import { submitRefusalCounter, transactionSubmitterFor, TransactionSubmitterToken } from 'chainhost/chain';
+import { CoreTokens, definePlugin, Keystore, signerArgumentsOf } from 'chainhost/plugin';
 import { PolicyBook } from './policy/policy-book.js';
 import { SpendLedger } from './policy/spend-ledger.js';
 import { WalletSendGuard } from './policy/wallet-send-guard.js';

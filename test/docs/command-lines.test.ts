@@ -44,7 +44,7 @@ function freePort(): Promise<number> {
 }
 
 function baseEnv(extra: Record<string, string>): Record<string, string> {
-  return { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '', ...extra };
+  return { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '', NODE_OPTIONS: process.env.NODE_OPTIONS ?? '', ...extra };
 }
 
 /** `<name> <args…>` started in `cwd`, as installed bins run (node + the TypeScript loader). */

@@ -2,10 +2,9 @@ import assert from 'node:assert/strict';
 import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
-import { ENV_BINDINGS } from '../../core/config/environment.js';
 import { BUILTIN_PLUGINS } from '../../host/builtin-plugins.js';
 import {
-  allowedOf, CONFIG_REFERENCE_PATH, configReferenceMarkdown, defaultOf, descriptionGaps, hostSection, prose, typeOf,
+  allowedOf, builtinPlugins, CONFIG_REFERENCE_PATH, configReferenceMarkdown, defaultOf, descriptionGaps, documentedBindings, hostSection, prose, typeOf,
 } from '../../host/config-reference/config-reference.js';
 import { schemaKeyComments } from '../../host/config-reference/schema-comments.js';
 import { REPO_ROOT } from '../support/test-host.js';
@@ -22,15 +21,21 @@ describe('docs/configuration.md', function () {
     assert.deepEqual(await descriptionGaps(), { undescribed: [], staleNotes: [], redundantNotes: [] });
   });
 
-  it('has a row for every host key naming its variable, and a section per built-in plugin', async () => {
+  it('has a row for every host key and every plugin key a variable sets, naming the variable, and a section per built-in plugin', async () => {
     const doc = await configReferenceMarkdown();
-    for (const binding of ENV_BINDINGS) {
-      const key = binding.path.join('.');
-      assert.match(doc, new RegExp(`^\\| \`${key.replace(/\./g, '\\.')}\` \\|[^\\n]*\\| \`${binding.variable}\` \\|`, 'm'), `${key} row names ${binding.variable}`);
+    const escape = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+    for (const { binding, key, plugin } of documentedBindings(await builtinPlugins())) {
+      assert.match(doc, new RegExp(`^\\| \`${binding.variable}\` \\| \`${escape(key)}\` \\|`, 'm'), `the variables table maps ${binding.variable} to ${key}`);
+      const local = plugin ? key.slice(`plugins.${plugin}.`.length) : key;
+      assert.match(doc, new RegExp(`^\\| \`${escape(local)}\` \\|[^\\n]*\`${binding.variable}\`[^\\n]*\\|`, 'm'), `${key} row names ${binding.variable}`);
     }
     for (const key of (await hostSection()).keys) assert.ok(doc.includes(`| \`${key.path}\` |`), key.path);
     for (const name of Object.keys(BUILTIN_PLUGINS)) assert.ok(doc.includes(`### \`plugins.${name}\``), name);
-    assert.match(doc, /^\| `dexPlan\.ttlSeconds` \| integer \| `300` \| 30\.\.900 \| `CHAIN_MCP_DEX_PLAN_TTL_SECONDS` \| /m);
+    // A plugin's own variable lands in its own options (#16 defect 7: core/ names no plugin key).
+    assert.match(doc, /^\| `CHAIN_MCP_DEX_PLAN_TTL_SECONDS` \| `plugins\.dex\.plan\.ttlSeconds` \| integer \| only while the `dex` plugin is loaded \|/m);
+    assert.match(doc, /^\| `plan\.ttlSeconds` \| integer \| `300` \| 30\.\.900 \| `CHAIN_MCP_DEX_PLAN_TTL_SECONDS` \| /m);
+    assert.match(doc, /^\| `CHAIN_BDS_DATABASE_URL` \| `plugins\.bds\.databaseUrl` \|/m);
+    assert.match(doc, /^\| `CHAIN_BDS_DATABASE_URL` \| `plugins\.graphql\.databaseUrl` \|/m);
   });
 
   describe('rendering', () => {

@@ -175,8 +175,7 @@ describe('host boot (plugin lifecycle)', () => {
 
   describe('config errors name the key, the value and what was expected', () => {
     const cases: Array<{ what: string; config?: unknown; env?: Record<string, string>; message: RegExp }> = [
-      { what: 'an environment value out of range', env: { CHAIN_MCP_DEX_PLAN_TTL_SECONDS: '5' }, message: /^CHAIN_MCP_DEX_PLAN_TTL_SECONDS=5: must be 30\.\.900$/ },
-      { what: 'a non-integer environment value', env: { CHAIN_MCP_DEX_PLAN_MAX_ENTRIES: 'lots' }, message: /^CHAIN_MCP_DEX_PLAN_MAX_ENTRIES=lots: must be an integer$/ },
+      { what: 'an environment value out of range', env: { CHAIN_ID: 'no spaces allowed' }, message: /^CHAIN_ID=no spaces allowed: must be 1\.\.50 letters/ },
       { what: 'a bad port', config: { tools: { http: { port: 70000 } } }, message: /^tools\.http\.port \(in \.chainrc\.json\)=70000: must be 0\.\.65535$/ },
       { what: 'a bad port from the environment', config: { tools: { http: {} } }, env: { HTTP_PORT: 'eighty' }, message: /^HTTP_PORT=eighty: must be a port number$/ },
       { what: 'an unknown key', config: { tols: {} }, message: /unknown key "tols"/ },

@@ -11,7 +11,7 @@ const BIN = (name: string) => path.join(REPO_ROOT, 'host/bin', `${name}.ts`);
 function launch(name: string, args: string[], env: Record<string, string> = {}): ChildProcessWithoutNullStreams {
   return spawn(process.execPath, ['--import', 'tsx', BIN(name), ...args], {
     cwd: REPO_ROOT,
-    env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '', ...env },
+    env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '', NODE_OPTIONS: process.env.NODE_OPTIONS ?? '', ...env },
     stdio: ['pipe', 'pipe', 'pipe'],
   });
 }
@@ -32,7 +32,8 @@ describe('command-line entry points', function () {
 
   describe('expected failures exit non-zero with one line on stderr, no stack trace', () => {
     const cases: Array<{ what: string; bin: string; args: (file: string) => string[]; config?: unknown; env?: Record<string, string>; line: RegExp }> = [
-      { what: 'a config value out of range', bin: 'chain-host', args: (f) => ['--config', f], config: { dexPlan: { ttlSeconds: 5 } }, line: /^chain-host: error: dexPlan\.ttlSeconds \(in \.chainrc\.json\)=5: must be 30\.\.900$/ },
+      { what: 'a config value out of range', bin: 'chain-host', args: (f) => ['--config', f], config: { chainId: 'no spaces' }, line: /^chain-host: error: chainId \(in \.chainrc\.json\)="no spaces": must be 1\.\.50 letters/ },
+      { what: 'a plugin option out of range', bin: 'chain-host', args: (f) => ['--config', f], config: { plugins: { dex: { plan: { ttlSeconds: 5 } } } }, line: /^chain-host: error: plugins\.dex\.plan\.ttlSeconds=5: must be 30\.\.900$/ },
       { what: 'an environment value out of range', bin: 'chain-mcp', args: (f) => ['--config', f], config: {}, env: { CHAIN_MCP_DEX_PLAN_TTL_SECONDS: '5' }, line: /^chain-mcp: error: CHAIN_MCP_DEX_PLAN_TTL_SECONDS=5: must be 30\.\.900$/ },
       { what: 'an unknown plugin', bin: 'chain-host', args: (f) => ['--config', f], config: { plugins: { 'not-a-real-plugin': {} } }, line: /^chain-host: error: unknown plugin "not-a-real-plugin"/ },
       { what: 'a bad --port', bin: 'chain-mcp-http', args: (f) => ['--config', f, '--port', 'http'], config: {}, line: /^chain-mcp-http: error: --port=http: must be a port number$/ },
@@ -61,7 +62,7 @@ describe('command-line entry points', function () {
     const { code, stderr, stdout } = await run('chain-mcp-http', ['--help']);
     assert.equal(code, 0);
     const help = stdout + stderr;
-    for (const text of ['--config <file>', '--host <address>', '--port <number>', 'CHAIN_MCP_HTTP_TOKEN', 'CHAIN_MCP_ENABLE_UNSAFE_WALLET_TOOLS']) {
+    for (const text of ['--config <file>', '--host <address>', '--port <number>', 'CHAIN_MCP_HTTP_TOKEN', 'CHAIN_MCP_ENABLE_UNSAFE_WALLET_TOOLS', 'CHAIN_MCP_DEX_PLAN_TTL_SECONDS (dex)', 'CHAIN_BDS_DATABASE_URL (bds, graphql)']) {
       assert.ok(help.includes(text), `help mentions ${text}`);
     }
     assert.equal(stdout, '', 'help goes to stderr so stdout stays free');

@@ -1,10 +1,13 @@
 import assert from 'node:assert/strict';
-import { cp, mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { cp, mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
+import { HOST_ENV_BINDINGS } from '../../core/config/environment.js';
 import { loadConfig, type LoadedConfig } from '../../core/config/load-config.js';
 import { BootError } from '../../core/errors.js';
 import { silentLogger } from '../../core/logger.js';
+import { BUILTIN_PLUGINS } from '../../host/builtin-plugins.js';
+import { builtinPlugins, hostSection } from '../../host/config-reference/config-reference.js';
 import { Host } from '../../host/host.js';
 import { BdsInternalTokens } from '../../plugins/bds/bds-tokens.js';
 import { pgliteTemplateDir } from '../support/databases.js';
@@ -202,6 +205,83 @@ describe('the plugin kernel', function () {
       const host = await Host.create(await configWith({ one: keeper('one'), two: keeper('two'), outsider }), { log: silentLogger });
       await host.stop();
       assert.deepEqual(globalThis.kernelLog, ['one sees one', 'two sees two', 'outsider sees undefined']);
+    });
+  });
+
+  describe('a plugin owns its configuration, environment variables included', () => {
+    /** A third party's plugin binding four variables into its own options, which it records at register. */
+    const ACME = pluginSource('acme', `register(ctx) { globalThis.kernelLog.push(JSON.stringify(ctx.options)); },`, `env: [
+      { variable: 'ACME_API_URL', path: ['apiUrl'], type: 'string', secret: true },
+      { variable: 'ACME_RETRIES', path: ['retry', 'count'], type: 'integer' },
+      { variable: 'ACME_REGIONS', path: ['regions'], type: 'list' },
+      { variable: 'ACME_VERBOSE', path: ['verbose'], type: 'flag' },
+    ],`);
+    const optionsOf = () => JSON.parse(globalThis.kernelLog[0]!);
+
+    it('its variables land in its own options, over the config file, converted to their types', async () => {
+      const config = await configWith({ acme: ACME }, {}, { ACME_API_URL: 'https://acme.example/api', ACME_RETRIES: '3', ACME_REGIONS: 'eu, us', ACME_VERBOSE: 'yes' });
+      const host = await Host.create(config, { log: silentLogger });
+      await host.stop();
+      assert.deepEqual(optionsOf(), { apiUrl: 'https://acme.example/api', retry: { count: 3 }, regions: ['eu', 'us'], verbose: true });
+      const key = './acme.mjs';
+      assert.deepEqual(host.envBindings().filter((b) => b.variable.startsWith('ACME_')).map((b) => b.path.join('.')),
+        [`plugins.${key}.apiUrl`, `plugins.${key}.retry.count`, `plugins.${key}.regions`, `plugins.${key}.verbose`]);
+    });
+
+    it('the file\'s value stands while its variable is unset or empty; a command-line flag wins over the variable', async () => {
+      // A folder package, keyed by a path without dots, so a flag can name its keys (as `plugins.dashboard.port`).
+      const folder = path.join(dir, 'acme');
+      assert.ok(!folder.includes('.'), folder);
+      await mkdir(folder);
+      await writeFile(path.join(folder, 'package.json'), JSON.stringify({ type: 'module', main: 'index.js' }));
+      await writeFile(path.join(folder, 'index.js'), ACME);
+      await writeFile(path.join(dir, '.chainrc.json'), JSON.stringify({ plugins: { [folder]: { apiUrl: 'from-file', retry: { count: 1 } } } }));
+      const config = await loadConfig({ configPath: path.join(dir, '.chainrc.json'), env: { ACME_API_URL: '', ACME_RETRIES: '9' }, flags: { [`plugins.${folder}.retry.count`]: 5 } });
+      const host = await Host.create(config, { log: silentLogger });
+      await host.stop();
+      assert.deepEqual(optionsOf(), { apiUrl: 'from-file', retry: { count: 5 } });
+    });
+
+    it('a value its schema refuses is an error naming the variable (a secret one redacted)', async () => {
+      const config = await configWith({}, {}, { CHAIN_MCP_DEX_PLAN_TTL_SECONDS: '5', CHAIN_BDS_DATABASE_URL: '' }, { dex: {} });
+      const err = await bootError(Host.create(config, { log: silentLogger }));
+      assert.equal(err.code, 'config_invalid');
+      assert.equal(err.message, 'CHAIN_MCP_DEX_PLAN_TTL_SECONDS=5: must be 30..900');
+      const lots = await configWith({}, {}, { CHAIN_MCP_DEX_PLAN_MAX_ENTRIES: 'lots' }, { dex: {} });
+      assert.equal((await bootError(Host.create(lots, { log: silentLogger }))).message, 'CHAIN_MCP_DEX_PLAN_MAX_ENTRIES=lots: must be an integer');
+      const secret = await configWith({}, {}, { CHAIN_REDIS_URL: 'http://user:hunter2@redis' }, { dashboard: {} });
+      const refused = await bootError(Host.create(secret, { log: silentLogger }));
+      assert.equal(refused.message, 'CHAIN_REDIS_URL=[redacted]: must be a redis:// or rediss:// URL');
+    });
+
+    it('a variable is read only while the plugin that binds it is loaded', async () => {
+      const config = await configWith({ acme: ACME }, {}, { CHAIN_MCP_DEX_PLAN_TTL_SECONDS: '5' });
+      const host = await Host.create(config, { log: silentLogger });
+      await host.stop();
+      assert.deepEqual(optionsOf(), {});
+      assert.ok(!host.envBindings().some((b) => b.variable === 'CHAIN_MCP_DEX_PLAN_TTL_SECONDS'));
+    });
+
+    it('the host\'s own keys and variables name no built-in plugin: each plugin\'s live under plugins.<name>', async () => {
+      // `query` is left out: the public-query rule (publicQueryEnabled) is the host's, not the query plugin's.
+      const names = Object.keys(BUILTIN_PLUGINS).filter((n) => n !== 'query');
+      const hostKeys = (await hostSection()).keys.map((k) => k.path).filter((k) => k !== 'plugins' && k !== 'optionalPlugins');
+      const hostPaths = HOST_ENV_BINDINGS.map((b) => b.path.join('.'));
+      for (const key of [...hostKeys, ...hostPaths]) {
+        for (const name of names) assert.ok(!key.toLowerCase().includes(name), `host key ${key} names plugin ${name}`);
+      }
+      const plugins = await builtinPlugins();
+      const bound = plugins.flatMap(([name, plugin]) => (plugin.env ?? []).map((b) => `${b.variable} → plugins.${name}.${b.path.join('.')}`));
+      for (const expected of ['CHAIN_MCP_DEX_PLAN_TTL_SECONDS → plugins.dex.plan.ttlSeconds', 'CHAIN_BDS_DATABASE_URL → plugins.bds.databaseUrl', 'CHAIN_BDS_DATABASE_URL → plugins.graphql.databaseUrl', 'CHAIN_REDIS_URL → plugins.dashboard.redisUrl', 'CHAIN_GRAPHQL → plugins.query.graphqlUrl']) {
+        assert.ok(bound.includes(expected), expected);
+      }
+    });
+
+    it('a malformed binding is a boot error naming the plugin', async () => {
+      const broken = pluginSource('broken-env', '', `env: [{ variable: 'acme url', path: ['url'], type: 'string' }],`);
+      const err = await bootError(configWith({ broken: broken }).then((c) => Host.create(c, { log: silentLogger })));
+      assert.equal(err.code, 'invalid_plugin');
+      assert.match(err.message, /^plugin "broken-env": env\[0\]\.variable must be an upper-case variable name/);
     });
   });
 

@@ -107,8 +107,7 @@ describe('MCP Inspector CLI (Node 22) against chainhost', function () {
       const config = path.join(home, 'stdio.json');
       await writeFile(config, JSON.stringify({
         home: path.join(home, 'stdio'),
-        graphqlUrl: 'http://127.0.0.1:9/graphql',
-        plugins: { devnet: { listen: false, printAccounts: false }, wallet: {}, query: {}, crypto: {}, simulate: {}, dex: {} },
+        plugins: { devnet: { listen: false, printAccounts: false }, wallet: {}, query: { graphqlUrl: 'http://127.0.0.1:9/graphql' }, crypto: {}, simulate: {}, dex: {} },
       }));
       // A server entry rather than a bare command: it carries the server's environment (the
       // Inspector passes the server no other) and a connection timeout above its 30 s default,
@@ -117,7 +116,7 @@ describe('MCP Inspector CLI (Node 22) against chainhost', function () {
       await writeFile(servers, JSON.stringify({
         mcpServers: {
           chain: {
-            command: process.execPath, args: ['--import', 'tsx', CHAIN_MCP, '--config', config], cwd: REPO_ROOT,
+            command: process.execPath, args: ['--import', 'tsx', '--conditions=chainhost-source', CHAIN_MCP, '--config', config], cwd: REPO_ROOT,
             env: { CHAIN_MCP_ENABLE_UNSAFE_WALLET_TOOLS: '1' }, connectionTimeout: 120_000, requestTimeout: 120_000,
           },
         },
@@ -148,8 +147,7 @@ describe('MCP Inspector CLI (Node 22) against chainhost', function () {
       const { bootTestHost } = await import('../support/test-host.js');
       t = await bootTestHost({
         home: path.join(home, 'http'),
-        graphqlUrl: 'http://127.0.0.1:9/graphql',
-        plugins: { devnet: { listen: false, printAccounts: false }, wallet: {}, query: {}, crypto: {}, simulate: {}, dex: {} },
+        plugins: { devnet: { listen: false, printAccounts: false }, wallet: {}, query: { graphqlUrl: 'http://127.0.0.1:9/graphql' }, crypto: {}, simulate: {}, dex: {} },
         tools: { http: { host: '127.0.0.1', port: 0, token: TEST_TOKEN }, unsafe: true },
       });
       // --server-url, not a positional URL: the variadic --tool-arg would swallow a trailing one.

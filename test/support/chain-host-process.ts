@@ -26,7 +26,7 @@ const TAIL = 16 * 1024;
 export async function startChainHost(configFile: string, options: { env?: Record<string, string>; timeoutMs?: number } = {}): Promise<ChainHostProcess> {
   const child = spawn(process.execPath, ['--import', 'tsx', path.join(REPO_ROOT, 'host/bin/chain-host.ts'), '--config', configFile], {
     cwd: REPO_ROOT,
-    env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '', ...options.env },
+    env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '', NODE_OPTIONS: process.env.NODE_OPTIONS ?? '', ...options.env },
     stdio: ['pipe', 'pipe', 'pipe'],
   });
   let stderr = '';

@@ -190,17 +190,8 @@ export interface ExecTxResult {
   codespace: string;
 }
 
-/** ABCI `ResponseCheckTx` (emit-defaults). */
-export interface ResponseCheckTx {
-  code: number;
-  data: Base64String | null;
-  log: string;
-  info: string;
-  gas_wanted: Int64String;
-  gas_used: Int64String;
-  events: AbciEvent[] | null;
-  codespace: string;
-}
+/** ABCI `ResponseCheckTx` (emit-defaults): the same fields as ExecTxResult, from the mempool check. */
+export type ResponseCheckTx = ExecTxResult;
 
 export interface ValidatorUpdate {
   pub_key: unknown;

@@ -1,5 +1,4 @@
-import { parseJsonExact, type JsonObject, type JsonValue } from '../../../core/chain/canonical-json.js';
-import { blockTimeOf as coreBlockTimeOf, isoFromNanos } from '../../../core/chain/block-time.js';
+import { blockTimeOf as coreBlockTimeOf, isoFromNanos, type JsonObject, type JsonValue, parseJsonExact } from 'chainhost/chain';
 import { jsonText } from './json-text.js';
 
 /**

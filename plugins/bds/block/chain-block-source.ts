@@ -1,4 +1,4 @@
-import type { ChainNode } from '../../../core/chain/node.js';
+import type { ChainNode } from 'chainhost/chain';
 import type { BlockPayload } from './block-payload.js';
 import { genesisPayload, payloadFromRpc, type StatePatchRecord } from './payload-from-rpc.js';
 

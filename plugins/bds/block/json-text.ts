@@ -1,4 +1,4 @@
-import { compareCodePoints, type JsonValue } from '../../../core/chain/canonical-json.js';
+import { compareCodePoints, type JsonValue } from 'chainhost/chain';
 
 /**
  * Compact JSON text for BDS storage (JSONB parameters, spool files) and query answers. Unlike

@@ -1,4 +1,4 @@
-import type { JsonObject, JsonValue } from '../../../core/chain/canonical-json.js';
+import type { JsonObject, JsonValue } from 'chainhost/chain';
 import type { IndexedBlock, IndexedEventInput, IndexedReward, IndexedTransaction } from '../indexer-point.js';
 import { isoFromNanos, type BlockPayload, type BlockPayloadTx } from './block-payload.js';
 import { jsonText } from './json-text.js';

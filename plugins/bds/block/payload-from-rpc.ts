@@ -1,7 +1,4 @@
-import { decodeRawTx, decodeTxResultData } from '../../../core/chain/abci-value.js';
-import { canonicalJson, compareCodePoints, parseJsonExact, type JsonObject, type JsonValue } from '../../../core/chain/canonical-json.js';
-import { sha256Hex } from '../../../core/chain/hashes.js';
-import type { AbciEvent, ResultBlock, ResultBlockResults, ResultGenesis } from '../../../core/chain/rpc/cometbft-types.js';
+import { type AbciEvent, canonicalJson, compareCodePoints, decodeRawTx, decodeTxResultData, type JsonObject, type JsonValue, parseJsonExact, type ResultBlock, type ResultBlockResults, type ResultGenesis, sha256Hex } from 'chainhost/chain';
 import { BLOCK_PAYLOAD_VERSION, BlockPayloadError, blockTimeOf, type BlockPayload, type BlockPayloadTx } from './block-payload.js';
 
 /**

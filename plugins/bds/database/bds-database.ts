@@ -3,8 +3,7 @@ import knexFactory, { type Knex } from 'knex';
 import ClientPGLite from 'knex-pglite';
 import { mkdirSync } from 'node:fs';
 import { pgCustomTypes, pgliteParsers } from './pg-types.js';
-import type { Logger } from '../../../core/logger.js';
-import { DirectoryLock } from '../../../core/fs/directory-lock.js';
+import { DirectoryLock, type Logger } from 'chainhost/plugin';
 
 /**
  * The BDS database behind one setting: a PostgreSQL server by URL (through `pg`), or PGlite,

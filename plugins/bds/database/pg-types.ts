@@ -1,5 +1,5 @@
 import pg from 'pg';
-import { parseJsonExact } from '../../../core/chain/canonical-json.js';
+import { parseJsonExact } from 'chainhost/chain';
 
 /**
  * How database values come back, identical on PGlite and the PostgreSQL server (bds.md §6.2):

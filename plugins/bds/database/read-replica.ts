@@ -1,4 +1,4 @@
-import { databaseReason } from '../../../core/query/database-reason.js';
+import { databaseReason } from 'chainhost/plugin';
 import { firstRow } from '../reads/columns.js';
 import type { BdsDatabase } from './bds-database.js';
 

@@ -1,5 +1,4 @@
-import type { Logger } from '../../../core/logger.js';
-import { databaseReason } from '../../../core/query/database-reason.js';
+import { databaseReason, type Logger } from 'chainhost/plugin';
 import type { BlockPayload } from '../block/block-payload.js';
 import type { BlockSource } from '../block/chain-block-source.js';
 import type { BdsDatabase } from '../database/bds-database.js';

@@ -1,4 +1,4 @@
-import type { JsonValue } from '../../../core/chain/canonical-json.js';
+import type { JsonValue } from 'chainhost/chain';
 import type { BdsIndexer } from '../indexer-point.js';
 import { bulkInsert, type ColumnSpec } from '../writer/bulk-insert.js';
 import { isXsc001Source } from './xsc001.js';

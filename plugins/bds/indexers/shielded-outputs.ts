@@ -1,4 +1,4 @@
-import type { JsonObject, JsonValue } from '../../../core/chain/canonical-json.js';
+import type { JsonObject, JsonValue } from 'chainhost/chain';
 import type { IndexedEvent, IndexedTransaction } from '../indexer-point.js';
 
 /**

@@ -1,7 +1,5 @@
-import { ChainNode } from '../../../core/chain/node.js';
-import { HttpChainRpc } from '../../../core/chain/rpc/http-chain-rpc.js';
-import { CoreTokens } from '../../../core/core-tokens.js';
-import type { Token } from '../../../core/tokens.js';
+import { ChainNode, HttpChainRpc } from 'chainhost/chain';
+import { CoreTokens, type Token } from 'chainhost/plugin';
 import type { BdsService } from '../bds-service.js';
 import { BdsInternalTokens } from '../bds-tokens.js';
 import { ChainBlockSource, type BlockSource } from '../block/chain-block-source.js';

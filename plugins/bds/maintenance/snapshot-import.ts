@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import { createReadStream, existsSync } from 'node:fs';
 import { createInterface } from 'node:readline';
 import { createGunzip } from 'node:zlib';
-import { parseJsonExact } from '../../../core/chain/canonical-json.js';
+import { parseJsonExact } from 'chainhost/chain';
 import type { BlockSource } from '../block/chain-block-source.js';
 import type { BdsDatabase } from '../database/bds-database.js';
 import { prepareSchema, resetSchema, type SchemaOwner } from '../database/bds-schema.js';

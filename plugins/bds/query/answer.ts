@@ -1,4 +1,4 @@
-import type { QueryAnswer } from '../../../core/query/query-path.js';
+import type { QueryAnswer } from 'chainhost/plugin';
 import { abciDictText } from '../block/json-text.js';
 
 /** Handler results in the node's value encoding (abci-query.md §3.1): dict/list → sorted compact ASCII JSON; null → no value. */

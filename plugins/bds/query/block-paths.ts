@@ -1,4 +1,4 @@
-import type { QueryPathDefinition } from '../../../core/query/query-path.js';
+import type { QueryPathDefinition } from 'chainhost/plugin';
 import { blockByHash, blockByHeight, listBlocks } from '../reads/block-reads.js';
 import { listAddresses } from '../reads/event-reads.js';
 import { txByHash, txsByContract, txsBySender, txsForBlock } from '../reads/tx-reads.js';

@@ -1,4 +1,4 @@
-import type { QueryPathDefinition } from '../../../core/query/query-path.js';
+import type { QueryPathDefinition } from 'chainhost/plugin';
 import { contractEvents, eventsAfter, eventsForTx, eventsPage, recentEvents } from '../reads/event-reads.js';
 import { transfersOf } from '../reads/transfer-reads.js';
 import { bdsPath, type BdsQueryContext } from './path-context.js';

@@ -1,6 +1,5 @@
 import type { Knex } from 'knex';
-import { QueryPathError, type ParsedQueryPath, type QueryAnswer, type QueryPathDefinition } from '../../../core/query/query-path.js';
-import { databaseReason } from '../../../core/query/database-reason.js';
+import { databaseReason, type ParsedQueryPath, type QueryAnswer, type QueryPathDefinition, QueryPathError } from 'chainhost/plugin';
 import { answer } from './answer.js';
 
 /** What the BDS query paths read from: the database (resolved per call, it may be reopened). */

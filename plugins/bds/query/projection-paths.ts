@@ -1,4 +1,4 @@
-import type { QueryPathDefinition } from '../../../core/query/query-path.js';
+import type { QueryPathDefinition } from 'chainhost/plugin';
 import { statePatch, statePatches, statePatchesForBlock, stateChangesForPatch } from '../reads/patch-reads.js';
 import { contractsByCreator } from '../reads/contract-reads.js';
 import { contractSummary, developerRewards } from '../reads/reward-reads.js';

@@ -1,4 +1,4 @@
-import { QueryPathError, type ParsedQueryPath } from '../../../core/query/query-path.js';
+import { type ParsedQueryPath, QueryPathError } from 'chainhost/plugin';
 import type { BlockRef } from '../reads/columns.js';
 import type { TagKind } from '../reads/shielded-reads.js';
 

@@ -1,4 +1,4 @@
-import type { QueryPathDefinition } from '../../../core/query/query-path.js';
+import type { QueryPathDefinition } from 'chainhost/plugin';
 import { stateByPrefix, stateForBlock, stateForTx, stateHistory, statePrevious } from '../reads/state-reads.js';
 import { tokenBalances, tokenContracts, tokenHolders } from '../reads/token-reads.js';
 import { bdsPath, readableBlock, type BdsQueryContext } from './path-context.js';

@@ -1,4 +1,4 @@
-import type { QueryPathDefinition } from '../../../core/query/query-path.js';
+import type { QueryPathDefinition } from 'chainhost/plugin';
 import type { BdsStatusReporter } from '../status/bds-status.js';
 import type { Spool } from '../follower/spool.js';
 import { bdsPath } from './path-context.js';

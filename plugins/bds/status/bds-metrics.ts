@@ -1,4 +1,4 @@
-import type { MetricsRegistrar } from '../../../core/metrics.js';
+import type { MetricsRegistrar } from 'chainhost/plugin';
 import type { BdsService } from '../bds-service.js';
 import { BDS_DB_OPERATIONS, type BdsDbOperation } from '../follower/bds-follower.js';
 import { ALERT_CODES, heightLag, withinMs } from './bds-status.js';

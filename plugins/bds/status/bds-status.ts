@@ -1,5 +1,5 @@
 import { statfs } from 'node:fs/promises';
-import { databaseReason } from '../../../core/query/database-reason.js';
+import { databaseReason } from 'chainhost/plugin';
 import type { BdsDatabase } from '../database/bds-database.js';
 import type { BdsFollower } from '../follower/bds-follower.js';
 import type { BdsReadReplica, ReadReplicaStatus } from '../database/read-replica.js';

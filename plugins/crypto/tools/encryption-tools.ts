@@ -1,10 +1,6 @@
 import { z } from 'zod';
-import { decryptAsReceiver, DecryptionError, encryptMessage } from '../../../core/chain/box-encryption.js';
-import { KeyFormatError } from '../../../core/chain/keys.js';
-import { ApiError } from '../../../core/errors.js';
-import { addressSchema } from '../../../core/tools/chain-schemas.js';
-import type { SignerArguments } from '../../../core/tools/signer-arguments.js';
-import { defineTool, type ToolDefinition } from '../../../core/tools/tool.js';
+import { decryptAsReceiver, DecryptionError, encryptMessage, KeyFormatError } from 'chainhost/chain';
+import { addressSchema, ApiError, defineTool, type SignerArguments, type ToolDefinition } from 'chainhost/plugin';
 
 /**
  * NaCl box between two accounts (crypto.md §5): Ed25519 keys converted to X25519, a random

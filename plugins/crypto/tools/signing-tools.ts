@@ -1,10 +1,6 @@
 import { z } from 'zod';
-import { isSignature } from '../../../core/chain/keys.js';
-import { EnvelopeError, signMessageEnvelope, signRawMessage, verifyMessageEnvelope, verifyRawMessage } from '../../../core/chain/message-signing.js';
-import { ApiError } from '../../../core/errors.js';
-import { addressSchema } from '../../../core/tools/chain-schemas.js';
-import type { SignerArguments } from '../../../core/tools/signer-arguments.js';
-import { defineTool, type ToolDefinition } from '../../../core/tools/tool.js';
+import { EnvelopeError, isSignature, signMessageEnvelope, signRawMessage, verifyMessageEnvelope, verifyRawMessage } from 'chainhost/chain';
+import { addressSchema, ApiError, defineTool, type SignerArguments, type ToolDefinition } from 'chainhost/plugin';
 
 /**
  * sign_message / verify_signature over the exact message text (spec §1.7): no trimming or

@@ -1,5 +1,5 @@
 import type Router from '@koa/router';
-import { ApiError } from '../../../core/errors.js';
+import { ApiError } from 'chainhost/plugin';
 import { sendJson } from '../http/json-response.js';
 import { passThrough, passThroughPath } from '../reads/abci-pass-through.js';
 import { AbciSource, routeOf } from '../reads/abci-source.js';

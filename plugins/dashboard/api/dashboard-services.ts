@@ -1,6 +1,6 @@
 import type Koa from 'koa';
-import type { CountRefusal } from '../../../core/chain/simulation-refusals.js';
-import type { Logger } from '../../../core/logger.js';
+import type { CountRefusal } from 'chainhost/chain';
+import type { Logger } from 'chainhost/plugin';
 import type { DashboardOptions } from '../dashboard.config.js';
 import type { SimulateGuard } from '../limits/simulate-guard.js';
 import type { NodeTargets, ReadContext } from '../reads/node-targets.js';

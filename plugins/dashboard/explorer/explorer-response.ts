@@ -1,6 +1,5 @@
 import type Koa from 'koa';
-import { ApiError } from '../../../core/errors.js';
-import type { Logger } from '../../../core/logger.js';
+import { ApiError, type Logger } from 'chainhost/plugin';
 import { html } from './html.js';
 import { renderPage, type PageView } from './layout.js';
 import { normalizeRpcUrl } from '../reads/node-targets.js';

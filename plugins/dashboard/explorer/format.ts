@@ -1,5 +1,5 @@
 import { Decimal } from 'decimal.js';
-import type { JsonValue } from '../../../core/chain/abci-value.js';
+import type { JsonValue } from 'chainhost/chain';
 import { html, type SafeHtml } from './html.js';
 
 /** decimal.js with room for any chain value; `toFixed()` without places prints every digit. */

@@ -1,4 +1,4 @@
-import { ApiError } from '../../../core/errors.js';
+import { ApiError } from 'chainhost/plugin';
 import type { ReadContext } from '../reads/node-targets.js';
 import { href, seg } from './format.js';
 

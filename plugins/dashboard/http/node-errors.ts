@@ -1,5 +1,5 @@
-import { ApiError } from '../../../core/errors.js';
-import { NodeUnavailableError, RpcError } from '../../../core/chain/rpc/chain-rpc.js';
+import { NodeUnavailableError, RpcError } from 'chainhost/chain';
+import { ApiError } from 'chainhost/plugin';
 
 /**
  * Maps a failed node call to the error the dashboard answers. Upstream passed CometBFT's

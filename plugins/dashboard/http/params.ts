@@ -1,4 +1,4 @@
-import { ApiError } from '../../../core/errors.js';
+import { ApiError } from 'chainhost/plugin';
 
 /**
  * Parameter checks for the dashboard routes. Unlike upstream (which silently falls back to

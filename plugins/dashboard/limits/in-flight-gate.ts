@@ -1,5 +1,5 @@
 import type Koa from 'koa';
-import { ApiError } from '../../../core/errors.js';
+import { ApiError } from 'chainhost/plugin';
 import { limitClassOf } from './limit-class.js';
 
 /**

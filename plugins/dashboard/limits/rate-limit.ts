@@ -1,7 +1,6 @@
 import type { Redis } from 'ioredis';
 import type Koa from 'koa';
-import { ApiError } from '../../../core/errors.js';
-import { silentLogger, type Logger } from '../../../core/logger.js';
+import { ApiError, type Logger, silentLogger } from 'chainhost/plugin';
 import type { DashboardOptions } from '../dashboard.config.js';
 import type { ClientAddressResolver } from './client-address.js';
 import { limitClassOf, type LimitClass } from './limit-class.js';

@@ -1,5 +1,5 @@
 import { Redis } from 'ioredis';
-import type { Logger } from '../../../core/logger.js';
+import type { Logger } from 'chainhost/plugin';
 
 /**
  * The dashboard's connection to the Redis its replicas share. A limit check must never wait on

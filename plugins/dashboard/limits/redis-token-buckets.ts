@@ -1,5 +1,5 @@
 import type { Redis } from 'ioredis';
-import type { Logger } from '../../../core/logger.js';
+import type { Logger } from 'chainhost/plugin';
 import { TokenBuckets, type BucketConfig, type TakeResult } from './token-bucket.js';
 
 /**

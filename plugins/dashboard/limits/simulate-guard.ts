@@ -1,7 +1,7 @@
 import type Koa from 'koa';
 import ratelimit from 'koa-ratelimit';
-import type { CountRefusal } from '../../../core/chain/simulation-refusals.js';
-import { ApiError } from '../../../core/errors.js';
+import type { CountRefusal } from 'chainhost/chain';
+import { ApiError } from 'chainhost/plugin';
 import type { DashboardOptions } from '../dashboard.config.js';
 import { BoundedClientMap } from './bounded-client-map.js';
 import type { SharedLimitStore } from './rate-limit.js';

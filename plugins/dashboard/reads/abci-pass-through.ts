@@ -1,6 +1,5 @@
-import type { JsonValue } from '../../../core/chain/abci-value.js';
-import type { ResponseQuery } from '../../../core/chain/rpc/cometbft-types.js';
-import { ApiError } from '../../../core/errors.js';
+import type { JsonValue, ResponseQuery } from 'chainhost/chain';
+import { ApiError } from 'chainhost/plugin';
 import { nodeError } from '../http/node-errors.js';
 import { abciValueAsJson, BDS_ROUTES, isUnknownPath, routeOf, type AbciAnswer } from './abci-source.js';
 import { bdsUnavailable } from './bds-value.js';

@@ -1,9 +1,5 @@
-import { decodeAbciQuery, readAbciValue, type DecodedAbciQuery, type JsonValue } from '../../../core/chain/abci-value.js';
-import type { ChainNode } from '../../../core/chain/node.js';
-import type { RpcCallOptions } from '../../../core/chain/rpc/chain-rpc.js';
-import type { ResponseQuery } from '../../../core/chain/rpc/cometbft-types.js';
-import { QueryPathError } from '../../../core/query/query-path.js';
-import type { QueryPathRegistry } from '../../../core/query/query-path-registry.js';
+import { type ChainNode, decodeAbciQuery, type DecodedAbciQuery, type JsonValue, readAbciValue, type ResponseQuery, type RpcCallOptions } from 'chainhost/chain';
+import { QueryPathError, type QueryPathRegistry } from 'chainhost/plugin';
 
 /** The indexed (BDS) query routes (abci-query.md §6); they exist only where BDS runs. */
 export const BDS_ROUTES: ReadonlySet<string> = new Set([

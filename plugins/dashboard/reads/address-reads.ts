@@ -1,4 +1,4 @@
-import type { JsonValue } from '../../../core/chain/abci-value.js';
+import type { JsonValue } from 'chainhost/chain';
 import { bdsValue } from './bds-value.js';
 import { isObject } from './contract-reads.js';
 import type { ReadContext } from './node-targets.js';

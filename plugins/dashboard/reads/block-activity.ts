@@ -1,5 +1,4 @@
-import type { JsonValue } from '../../../core/chain/abci-value.js';
-import type { BlockMeta } from '../../../core/chain/rpc/cometbft-types.js';
+import type { CometBft, JsonValue } from 'chainhost/chain';
 import { block, blockResults } from './block-reads.js';
 import type { ReadContext } from './node-targets.js';
 import { payloadOf, type DecodedTx } from './tx-decoding.js';
@@ -27,7 +26,7 @@ export interface RecentTx {
  * node (no BDS needed): the block metas give the counts; only blocks that carry transactions are
  * read (`block` + `block_results`, in parallel) for the chi and the transactions.
  */
-export async function blockActivity(r: ReadContext, metas: BlockMeta[]): Promise<{ blocks: BlockActivity[]; txs: RecentTx[] }> {
+export async function blockActivity(r: ReadContext, metas: CometBft.BlockMeta[]): Promise<{ blocks: BlockActivity[]; txs: RecentTx[] }> {
   const busy = metas.filter((m) => Number(m.num_txs) > 0);
   const details = new Map(await Promise.all(busy.map(async (m) => {
     const height = Number(m.header.height);

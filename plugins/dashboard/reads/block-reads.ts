@@ -1,13 +1,5 @@
-import type { JsonValue } from '../../../core/chain/abci-value.js';
-import type {
-  ExecTxResult,
-  ResultBlock,
-  ResultBlockResults,
-  ResultBlockchainInfo,
-  ResultTx,
-  ResultUnconfirmedTxs,
-} from '../../../core/chain/rpc/cometbft-types.js';
-import { ApiError } from '../../../core/errors.js';
+import type { ExecTxResult, JsonValue, ResultBlock, ResultBlockchainInfo, ResultBlockResults, ResultTx, ResultUnconfirmedTxs } from 'chainhost/chain';
+import { ApiError } from 'chainhost/plugin';
 import { readNode } from '../http/node-errors.js';
 import type { ReadContext } from './node-targets.js';
 import { decodeResultData, decodeTx, type DecodedTx } from './tx-decoding.js';

@@ -1,5 +1,5 @@
-import type { JsonObject, JsonValue } from '../../../core/chain/abci-value.js';
-import { ApiError } from '../../../core/errors.js';
+import type { JsonObject, JsonValue } from 'chainhost/chain';
+import { ApiError } from 'chainhost/plugin';
 import { nodeError } from '../http/node-errors.js';
 import { abciValueAsJson } from './abci-source.js';
 import { bdsValue } from './bds-value.js';

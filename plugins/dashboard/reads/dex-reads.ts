@@ -1,6 +1,5 @@
-import type { JsonObject, JsonValue } from '../../../core/chain/abci-value.js';
-import { ChainDecimal } from '../../../core/chain/decimal.js';
-import { ApiError } from '../../../core/errors.js';
+import { ChainDecimal, type JsonObject, type JsonValue } from 'chainhost/chain';
+import { ApiError } from 'chainhost/plugin';
 import { isObject } from './contract-reads.js';
 import type { ReadContext } from './node-targets.js';
 import { optionalAbciValue } from './optional-value.js';

@@ -1,5 +1,5 @@
-import type { JsonValue } from '../../../core/chain/abci-value.js';
-import type { ApiError } from '../../../core/errors.js';
+import type { JsonValue } from 'chainhost/chain';
+import type { ApiError } from 'chainhost/plugin';
 import { nodeError } from '../http/node-errors.js';
 import { abciValueAsJson } from './abci-source.js';
 import type { ReadContext } from './node-targets.js';

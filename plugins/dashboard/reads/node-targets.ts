@@ -1,9 +1,6 @@
 import net from 'node:net';
-import { ChainNode } from '../../../core/chain/node.js';
-import type { RpcCallOptions } from '../../../core/chain/rpc/chain-rpc.js';
-import { HttpChainRpc } from '../../../core/chain/rpc/http-chain-rpc.js';
-import { ApiError } from '../../../core/errors.js';
-import type { QueryPathRegistry } from '../../../core/query/query-path-registry.js';
+import { ChainNode, HttpChainRpc, type RpcCallOptions } from 'chainhost/chain';
+import { ApiError, type QueryPathRegistry } from 'chainhost/plugin';
 import { readNode } from '../http/node-errors.js';
 import { AbciSource } from './abci-source.js';
 

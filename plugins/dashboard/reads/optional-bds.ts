@@ -1,5 +1,5 @@
-import type { JsonValue } from '../../../core/chain/abci-value.js';
-import { ApiError } from '../../../core/errors.js';
+import type { JsonValue } from 'chainhost/chain';
+import { ApiError } from 'chainhost/plugin';
 import { bdsValue } from './bds-value.js';
 import type { ReadContext } from './node-targets.js';
 

@@ -1,4 +1,4 @@
-import type { JsonValue } from '../../../core/chain/abci-value.js';
+import type { JsonValue } from 'chainhost/chain';
 import { nodeError } from '../http/node-errors.js';
 import type { ReadContext } from './node-targets.js';
 

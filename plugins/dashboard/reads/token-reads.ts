@@ -1,4 +1,4 @@
-import type { JsonObject, JsonValue } from '../../../core/chain/abci-value.js';
+import type { JsonObject, JsonValue } from 'chainhost/chain';
 import { isObject } from './contract-reads.js';
 import type { ReadContext } from './node-targets.js';
 import { optionalAbciValue } from './optional-value.js';

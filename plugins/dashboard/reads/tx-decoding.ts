@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { decodeRawTx, decodeTxResultData, type JsonObject, type JsonValue } from '../../../core/chain/abci-value.js';
+import { decodeRawTx, decodeTxResultData, type JsonObject, type JsonValue } from 'chainhost/chain';
 
 /**
  * The decoded convenience fields the dashboard adds to CometBFT answers (dashboard.md §4.3–4.5):

@@ -1,4 +1,4 @@
-import type { JsonValue } from '../../../core/chain/abci-value.js';
+import type { JsonValue } from 'chainhost/chain';
 import { readNode } from '../http/node-errors.js';
 import { optionalAbciValue } from './optional-value.js';
 import type { ReadContext } from './node-targets.js';

@@ -1,7 +1,5 @@
-import { decodeTxResultData, type JsonValue } from '../../../core/chain/abci-value.js';
+import { decodeTxResultData, type JsonValue, type NewBlockEventValue, type TxEvent } from 'chainhost/chain';
 import { toJsonText } from '../http/json-response.js';
-import type { TxEvent } from '../../../core/chain/node.js';
-import type { NewBlockEventValue } from '../../../core/chain/rpc/cometbft-types.js';
 import { decodeTx, payloadOf } from '../reads/tx-decoding.js';
 
 /** Server → client messages of `/ws` (dashboard.md §6.2). */

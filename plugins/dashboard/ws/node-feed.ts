@@ -1,6 +1,5 @@
-import type { ChainNode } from '../../../core/chain/node.js';
-import type { RpcSubscription } from '../../../core/chain/rpc/chain-rpc.js';
-import type { Logger } from '../../../core/logger.js';
+import type { ChainNode, RpcSubscription } from 'chainhost/chain';
+import type { Logger } from 'chainhost/plugin';
 import { newBlockMessage, txMessages, type ContractEventMessage, type NewBlockMessage, type StateChangeMessage } from './feed-messages.js';
 
 export interface FeedListener {

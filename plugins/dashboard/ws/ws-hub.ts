@@ -1,10 +1,7 @@
 import type { IncomingMessage } from 'node:http';
 import type { WebSocket } from 'ws';
-import type { ChainNode } from '../../../core/chain/node.js';
-import { ApiError } from '../../../core/errors.js';
-import type { Logger } from '../../../core/logger.js';
-import { isSameOrigin } from '../../../core/net/host-header.js';
-import type { UpgradeRefusal, WebSocketContribution } from '../../../core/routes.js';
+import type { ChainNode } from 'chainhost/chain';
+import { ApiError, isSameOrigin, type Logger, type UpgradeRefusal, type WebSocketContribution } from 'chainhost/plugin';
 import type { DashboardOptions } from '../dashboard.config.js';
 import type { ClientAddressResolver } from '../limits/client-address.js';
 import type { DashboardRateLimiter } from '../limits/rate-limit.js';

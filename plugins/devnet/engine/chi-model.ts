@@ -40,9 +40,7 @@
  * `max(balance − chi_used / chi_rate, 0)` on success and failure; rewards (§5.3) are credited on
  * success only. See executor.ts and rewards.ts.
  */
-import { ChainDecimal } from '../../../core/chain/decimal.js';
-import type { ChainValue } from '../../../core/chain/values.js';
-import { ChainDatetime, ChainTimedelta } from '../../../core/chain/values.js';
+import { ChainDatetime, ChainDecimal, ChainTimedelta, type ChainValue } from 'chainhost/chain';
 import { ContractError, OutOfChiError } from './errors.js';
 
 export const RAW_PER_CHI = 1_000;

@@ -1,4 +1,4 @@
-import { sha256Hex } from '../../../core/chain/hashes.js';
+import { sha256Hex } from 'chainhost/chain';
 
 /**
  * Reading contract source the way the node's queries need it, and the minimal `__xian_ir_v1__`

@@ -1,5 +1,4 @@
-import { compareCodePoints } from '../../../core/chain/canonical-json.js';
-import { ChainDatetime } from '../../../core/chain/values.js';
+import { ChainDatetime, compareCodePoints } from 'chainhost/chain';
 import { methodsFromIr, methodsFromSource, parseSource, varsFromIr, type MethodDescription } from './contract-ir.js';
 import type { StateReader } from './types.js';
 

@@ -1,6 +1,4 @@
-import { ChainDecimal } from '../../../core/chain/decimal.js';
-import type { ChainRecord, ChainValue } from '../../../core/chain/values.js';
-import { ChainDatetime } from '../../../core/chain/values.js';
+import { ChainDatetime, ChainDecimal, type ChainRecord, type ChainValue } from 'chainhost/chain';
 import { ContractError } from './errors.js';
 
 /**

@@ -1,8 +1,4 @@
-import { compareCodePoints } from '../../../core/chain/canonical-json.js';
-import { ChainDecimal } from '../../../core/chain/decimal.js';
-import { decodeValue } from '../../../core/chain/value-codec.js';
-import type { ChainRecord, ChainValue } from '../../../core/chain/values.js';
-import { chainRecord, isChainRecord } from '../../../core/chain/values.js';
+import { ChainDecimal, chainRecord, type ChainRecord, type ChainValue, compareCodePoints, decodeValue, isChainRecord } from 'chainhost/chain';
 import { COST, Meter } from './chi-model.js';
 import type { DeployRequest } from './contract.js';
 import { ContractError } from './errors.js';

@@ -1,6 +1,4 @@
-import { ChainDecimal } from '../../../core/chain/decimal.js';
-import type { ChainValue } from '../../../core/chain/values.js';
-import { ChainDatetime, chainRecord } from '../../../core/chain/values.js';
+import { ChainDatetime, ChainDecimal, chainRecord, type ChainValue } from 'chainhost/chain';
 import type { DeployRequest } from './contract.js';
 import { CON_DEX_SOURCE } from './contracts/con-dex.source.js';
 import { CON_DEX_HELPER_SOURCE } from './contracts/con-dex-helper.js';

@@ -1,6 +1,4 @@
-import { ChainDecimal } from '../../../core/chain/decimal.js';
-import type { ChainValue } from '../../../core/chain/values.js';
-import { ChainDatetime, ChainTimedelta, isChainRecord } from '../../../core/chain/values.js';
+import { ChainDatetime, ChainDecimal, ChainTimedelta, type ChainValue, isChainRecord } from 'chainhost/chain';
 import { ContractError } from './errors.js';
 
 /**

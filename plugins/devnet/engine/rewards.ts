@@ -1,7 +1,5 @@
 import { Decimal } from 'decimal.js';
-import { ChainDecimal } from '../../../core/chain/decimal.js';
-import type { ChainValue } from '../../../core/chain/values.js';
-import { isChainRecord } from '../../../core/chain/values.js';
+import { ChainDecimal, type ChainValue, isChainRecord } from 'chainhost/chain';
 import type { RewardBuckets, RewardRecord, StateReader } from './types.js';
 
 /**

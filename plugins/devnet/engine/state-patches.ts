@@ -1,8 +1,4 @@
-import { compactJson, type JsonValue } from '../../../core/chain/canonical-json.js';
-import { sha256Hex } from '../../../core/chain/hashes.js';
-import { pythonRepr } from '../../../core/chain/value-codec.js';
-import { decodeValue } from '../../../core/chain/value-codec.js';
-import type { ChainValue } from '../../../core/chain/values.js';
+import { type ChainValue, compactJson, decodeValue, type JsonValue, pythonRepr, sha256Hex } from 'chainhost/chain';
 import { buildContractIr } from './contract-ir.js';
 import type { StateReader } from './types.js';
 

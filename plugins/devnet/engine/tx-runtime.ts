@@ -1,6 +1,4 @@
-import { ChainDecimal, DecimalOverflowError } from '../../../core/chain/decimal.js';
-import type { ChainRecord, ChainValue } from '../../../core/chain/values.js';
-import { chainRecord, isChainRecord } from '../../../core/chain/values.js';
+import { ChainDecimal, chainRecord, type ChainRecord, type ChainValue, DecimalOverflowError, isChainRecord } from 'chainhost/chain';
 import { COST, type Meter, utf8Length } from './chi-model.js';
 import { buildContractIr } from './contract-ir.js';
 import type {

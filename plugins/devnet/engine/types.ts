@@ -1,6 +1,4 @@
-import type { ChainDecimal } from '../../../core/chain/decimal.js';
-import type { ChainValue } from '../../../core/chain/values.js';
-import type { ChainDatetime } from '../../../core/chain/values.js';
+import type { ChainDatetime, ChainDecimal, ChainValue } from 'chainhost/chain';
 
 /**
  * The boundary between the devnet node (mempool, blocks, persistence, RPC) and its execution

@@ -1,5 +1,4 @@
-import type { ChainValue } from '../../../core/chain/values.js';
-import { compareCodePoints } from '../../../core/chain/canonical-json.js';
+import { type ChainValue, compareCodePoints } from 'chainhost/chain';
 import type { StateReader } from './types.js';
 
 /**

@@ -1,6 +1,5 @@
-import { decodedAbciQuery, type DecodedAbciQuery } from '../../../core/chain/abci-value.js';
-import type { ResponseQuery } from '../../../core/chain/rpc/cometbft-types.js';
-import { parseQueryPath, QueryPathError, type ParsedQueryPath, type QueryAnswer, type QueryPathDefinition } from '../../../core/query/query-path.js';
+import { decodedAbciQuery, type DecodedAbciQuery, type ResponseQuery } from 'chainhost/chain';
+import { type ParsedQueryPath, parseQueryPath, type QueryAnswer, type QueryPathDefinition, QueryPathError } from 'chainhost/plugin';
 import { answerOf, jsonAnswer, plainJsonText } from './query-answer.js';
 import { contractInfo, contractIr, contractMethods, contractSource, contractVars, listContracts } from '../engine/contract-queries.js';
 import type { Executor } from '../engine/executor.js';

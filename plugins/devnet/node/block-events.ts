@@ -1,4 +1,4 @@
-import type { AbciEvent, ExecTxResult, NewBlockEventValue, TxEventValue } from '../../../core/chain/rpc/cometbft-types.js';
+import type { AbciEvent, ExecTxResult, NewBlockEventValue, TxEventValue } from 'chainhost/chain';
 import type { EventBus } from './event-bus.js';
 import type { EventMap } from './event-query.js';
 import type { StoredBlock } from './stored-block.js';

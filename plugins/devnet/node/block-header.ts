@@ -1,4 +1,4 @@
-import type { BlockHeader, BlockId, Commit } from '../../../core/chain/rpc/cometbft-types.js';
+import type { BlockHeader, BlockId, Commit } from 'chainhost/chain';
 import {
   commitHash, consensusParamsHash, dataHash, headerHash, merkleRoot, precommitSignBytes, rfc3339Nano, validatorsHash,
   type BlockIdBytes,

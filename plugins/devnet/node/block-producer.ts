@@ -1,5 +1,5 @@
-import type { ExecTxResult } from '../../../core/chain/rpc/cometbft-types.js';
-import type { Logger } from '../../../core/logger.js';
+import type { ExecTxResult } from 'chainhost/chain';
+import type { Logger } from 'chainhost/plugin';
 import { buildHeader } from './block-header.js';
 import type { ChainStore } from './chain-store.js';
 import { resultsHash } from './cometbft-hashing.js';

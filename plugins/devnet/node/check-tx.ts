@@ -1,8 +1,5 @@
 import { createHash } from 'node:crypto';
-import { ChainDecimal } from '../../../core/chain/decimal.js';
-import { TransactionValidationError, type SignedTransaction } from '../../../core/chain/transaction.js';
-import { decodeValue } from '../../../core/chain/value-codec.js';
-import type { ChainValue } from '../../../core/chain/values.js';
+import { ChainDecimal, type ChainValue, decodeValue, type SignedTransaction, TransactionValidationError } from 'chainhost/chain';
 import { decodeAndValidateNative } from './native-tx-validator.js';
 import type { NodeConfig } from './node-config.js';
 import { NonceError, type NonceReservations } from './nonce-reservations.js';

@@ -1,7 +1,4 @@
-import type { DecodedAbciQuery } from '../../../core/chain/abci-value.js';
-import {
-  NodeUnavailableError, RpcError, type AbciQueryParams, type ChainRpc, type RpcCallOptions, type RpcEvent, type RpcSubscription,
-} from '../../../core/chain/rpc/chain-rpc.js';
+import { type AbciQueryParams, type ChainRpc, type DecodedAbciQuery, NodeUnavailableError, type RpcCallOptions, RpcError, type RpcEvent, type RpcSubscription } from 'chainhost/chain';
 import { EventQueryError } from './event-query.js';
 import { jsonText } from './json-text.js';
 import type { DevnetRpc } from './devnet-rpc.js';

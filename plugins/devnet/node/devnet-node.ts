@@ -1,5 +1,5 @@
 import { join } from 'node:path';
-import type { Logger } from '../../../core/logger.js';
+import type { Logger } from 'chainhost/plugin';
 import { AbciQuery, type QueryResolver } from './abci-query.js';
 import { BlockProducer, type StatePatchStep } from './block-producer.js';
 import { ChainStore } from './chain-store.js';

@@ -1,7 +1,4 @@
-import { RpcError } from '../../../core/chain/rpc/chain-rpc.js';
-import type {
-  ExecTxResult, ResponseCheckTx, ResultBroadcastTx, ResultBroadcastTxCommit, ResultStatus, ResultUnconfirmedTxs,
-} from '../../../core/chain/rpc/cometbft-types.js';
+import { type ExecTxResult, type ResponseCheckTx, type ResultBroadcastTx, type ResultBroadcastTxCommit, type ResultStatus, type ResultUnconfirmedTxs, RpcError } from 'chainhost/chain';
 import type { CheckTxResult } from './check-tx.js';
 import type { DevnetNode } from './devnet-node.js';
 import { MempoolError } from './mempool.js';

@@ -1,11 +1,8 @@
 import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import type { AddressInfo } from 'node:net';
 import { join, resolve } from 'node:path';
-import { deriveCanonicalKey, mnemonicToSeed } from '../../../core/chain/hd-wallet.js';
-import { publicKeyFromPrivate } from '../../../core/chain/keys.js';
-import { ChainDatetime } from '../../../core/chain/values.js';
-import { DirectoryLock } from '../../../core/fs/directory-lock.js';
-import { silentLogger, type Logger } from '../../../core/logger.js';
+import { ChainDatetime, deriveCanonicalKey, mnemonicToSeed, publicKeyFromPrivate } from 'chainhost/chain';
+import { DirectoryLock, type Logger, silentLogger } from 'chainhost/plugin';
 import { buildGenesis } from '../engine/genesis.js';
 import type { QueryResolver } from './abci-query.js';
 import { ChainStore } from './chain-store.js';

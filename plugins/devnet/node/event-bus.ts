@@ -1,4 +1,4 @@
-import type { RpcEvent } from '../../../core/chain/rpc/chain-rpc.js';
+import type { RpcEvent } from 'chainhost/chain';
 import { EventQuery, type EventMap } from './event-query.js';
 
 /**

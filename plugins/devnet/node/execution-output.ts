@@ -1,7 +1,4 @@
-import { ChainDecimal } from '../../../core/chain/decimal.js';
-import type { AbciEvent, EventAttribute, ExecTxResult } from '../../../core/chain/rpc/cometbft-types.js';
-import { abciJsonText, exceptionRepr, pythonStr, safeRepr, safeReprText } from '../../../core/chain/value-codec.js';
-import { chainRecord, isChainRecord, type ChainRecord, type ChainValue } from '../../../core/chain/values.js';
+import { type AbciEvent, abciJsonText, ChainDecimal, chainRecord, type ChainRecord, type ChainValue, type EventAttribute, exceptionRepr, type ExecTxResult, isChainRecord, pythonStr, safeRepr, safeReprText } from 'chainhost/chain';
 import type { ContractEvent, ExecutionOutcome, RewardRecord } from '../engine/types.js';
 import { compareKeys } from './key-order.js';
 

@@ -1,6 +1,4 @@
-import { executionHash, type SignedTransaction } from '../../../core/chain/transaction.js';
-import type { ExecTxResult } from '../../../core/chain/rpc/cometbft-types.js';
-import { ChainDatetime } from '../../../core/chain/values.js';
+import { ChainDatetime, type ExecTxResult, executionHash, type SignedTransaction } from 'chainhost/chain';
 import type { BlockEnv, ExecuteOptions, ExecutionOutcome, SignedTx, StateReader } from '../engine/types.js';
 import { committedNonce } from './check-tx.js';
 import { executionOutput, execTxResult, rejectedTxResult } from './execution-output.js';

@@ -1,6 +1,5 @@
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
-import { parseJsonExact } from '../../../core/chain/canonical-json.js';
-import type { ResultGenesis } from '../../../core/chain/rpc/cometbft-types.js';
+import { parseJsonExact, type ResultGenesis } from 'chainhost/chain';
 import { BLOCK_MAX_GAS, VALIDATOR_POWER } from './block-header.js';
 import { rfc3339Nano } from './cometbft-hashing.js';
 import type { ValidatorKey } from './node-identity.js';

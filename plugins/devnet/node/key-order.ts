@@ -1,4 +1,4 @@
-import { compareCodePoints } from '../../../core/chain/canonical-json.js';
+import { compareCodePoints } from 'chainhost/chain';
 
 /**
  * State keys are ordered by their UTF-8 bytes (abci-query.md §5, the LMDB scan order), which is

@@ -1,4 +1,4 @@
-import { QueryPathError, type QueryAnswer } from '../../../core/query/query-path.js';
+import { type QueryAnswer, QueryPathError } from 'chainhost/plugin';
 import { jsonAnswer } from './query-answer.js';
 import type { TextStateReader } from './state-store.js';
 

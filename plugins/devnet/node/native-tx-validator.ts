@@ -1,6 +1,4 @@
-import { canonicalJson, type JsonObject } from '../../../core/chain/canonical-json.js';
-import { cometTxHash, PAYLOAD_KEYS, TransactionValidationError, type SignedTransaction } from '../../../core/chain/transaction.js';
-import { verify } from '../../../core/chain/keys.js';
+import { canonicalJson, cometTxHash, type JsonObject, PAYLOAD_KEYS, type SignedTransaction, TransactionValidationError, verify } from 'chainhost/chain';
 import { parseSerdeJson, SerdeFloat, SerdeJsonError, serdeEqual, type SerdeObject, type SerdeValue } from './serde-json.js';
 
 /**

@@ -1,7 +1,5 @@
-import { ChainDecimal } from '../../../core/chain/decimal.js';
-import { abciJsonText, pythonStr } from '../../../core/chain/value-codec.js';
-import { isChainRecord, type ChainValue } from '../../../core/chain/values.js';
-import type { QueryAnswer } from '../../../core/query/query-path.js';
+import { abciJsonText, ChainDecimal, type ChainValue, isChainRecord, pythonStr } from 'chainhost/chain';
+import type { QueryAnswer } from 'chainhost/plugin';
 
 /**
  * A handler result as the node encodes it into `abci_query` (abci-query.md §3.1): the `info`

@@ -1,7 +1,4 @@
-import { RpcError } from '../../../core/chain/rpc/chain-rpc.js';
-import type {
-  BlockMeta, Commit, ResultBlock, ResultBlockResults, ResultBlockchainInfo, ResultTx, ResultValidators,
-} from '../../../core/chain/rpc/cometbft-types.js';
+import { type CometBft, type Commit, type ResultBlock, type ResultBlockchainInfo, type ResultBlockResults, type ResultTx, type ResultValidators, RpcError } from 'chainhost/chain';
 import { merkleProof, precommitSignBytes, rfc3339Nano } from './cometbft-hashing.js';
 import { txEventMap } from './block-events.js';
 import { VALIDATOR_POWER } from './block-header.js';
@@ -73,12 +70,12 @@ export function blockchain(store: ChainStore, min: number | undefined, max: numb
   if (max !== undefined && max < 0) throw internal('heights must be non-negative');
   if (lo > hi) throw internal(`min height ${lo} can't be greater than max height ${hi}`);
   lo = Math.max(lo, hi - 20 + 1);
-  const metas: BlockMeta[] = [];
+  const metas: CometBft.BlockMeta[] = [];
   for (let h = hi; h >= lo && h >= 1; h--) metas.push(blockMeta(load(store, h)));
   return { last_height: String(latest), block_metas: metas };
 }
 
-export function blockMeta(b: StoredBlock): BlockMeta {
+export function blockMeta(b: StoredBlock): CometBft.BlockMeta {
   return { block_id: b.block_id, block_size: String(b.block_size), header: b.header, num_txs: String(b.txs.length) };
 }
 

@@ -1,4 +1,4 @@
-import { RpcError } from '../../../core/chain/rpc/chain-rpc.js';
+import { RpcError } from 'chainhost/chain';
 import { internal } from './rpc-blocks.js';
 
 /**

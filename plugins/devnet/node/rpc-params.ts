@@ -1,4 +1,4 @@
-import { RpcError } from '../../../core/chain/rpc/chain-rpc.js';
+import { RpcError } from 'chainhost/chain';
 
 /**
  * Parameter lists of the CometBFT 0.38 RPC methods the devnet serves, and the two ways

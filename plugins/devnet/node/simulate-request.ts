@@ -1,7 +1,4 @@
-import { compactJson, parseJsonExact, type JsonObject, type JsonValue } from '../../../core/chain/canonical-json.js';
-import { pythonFromHex, pythonUtf8Decode } from '../../../core/chain/hashes.js';
-import { abciJsonText, safeRepr } from '../../../core/chain/value-codec.js';
-import type { ChainValue } from '../../../core/chain/values.js';
+import { abciJsonText, type ChainValue, compactJson, type JsonObject, type JsonValue, parseJsonExact, pythonFromHex, pythonUtf8Decode, safeRepr } from 'chainhost/chain';
 import type { ExecutionOutcome } from '../engine/types.js';
 
 /**

@@ -1,5 +1,5 @@
 import { parentPort, receiveMessageOnPort, workerData, type MessagePort } from 'node:worker_threads';
-import { ChainDatetime, type ChainValue } from '../../../core/chain/values.js';
+import { ChainDatetime, type ChainValue } from 'chainhost/chain';
 import type { SignedTx, StateReader } from '../engine/types.js';
 import { createDevnetExecutor } from './devnet-engine.js';
 import { outcomeText, type SimulationPayload } from './simulate-request.js';

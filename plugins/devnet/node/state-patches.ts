@@ -1,6 +1,6 @@
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
-import { parseJsonExact, type JsonValue } from '../../../core/chain/canonical-json.js';
+import { type JsonValue, parseJsonExact } from 'chainhost/chain';
 import {
   DEFAULT_GOVERNANCE_CONTRACT, StatePatchError, applyStatePatches, loadStatePatchBundle, scheduledStatePatches,
   statePatchBundleInventory, type StatePatchBundle,

@@ -1,7 +1,4 @@
-import { parseJsonExact } from '../../../core/chain/canonical-json.js';
-import { decodeValue, runtimeJsonText } from '../../../core/chain/value-codec.js';
-import { ChainDecimal } from '../../../core/chain/decimal.js';
-import { ChainDatetime, chainRecord, isChainRecord, type ChainValue } from '../../../core/chain/values.js';
+import { ChainDatetime, ChainDecimal, chainRecord, type ChainValue, decodeValue, isChainRecord, parseJsonExact, runtimeJsonText } from 'chainhost/chain';
 import type { StateReader } from '../engine/types.js';
 import { compareKeys as compare } from './key-order.js';
 import type { TextStateReader } from './state-store.js';

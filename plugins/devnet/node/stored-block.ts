@@ -1,4 +1,4 @@
-import type { AbciEvent, BlockHeader, BlockId, Commit, ExecTxResult } from '../../../core/chain/rpc/cometbft-types.js';
+import type { AbciEvent, BlockHeader, BlockId, Commit, ExecTxResult } from 'chainhost/chain';
 
 /**
  * One committed block as the devnet keeps it in its block log: already in CometBFT's JSON

@@ -1,6 +1,5 @@
-import { sha3Hex } from '../../../core/chain/hashes.js';
-import { chainRecord, ChainDatetime, isChainRecord, type ChainRecord, type ChainValue } from '../../../core/chain/values.js';
-import type { QueryAnswer } from '../../../core/query/query-path.js';
+import { ChainDatetime, chainRecord, type ChainRecord, type ChainValue, isChainRecord, sha3Hex } from 'chainhost/chain';
+import type { QueryAnswer } from 'chainhost/plugin';
 import type { Executor } from '../engine/executor.js';
 import type { StateReader } from '../engine/types.js';
 import { WriteBuffer } from '../engine/write-buffer.js';

@@ -1,5 +1,5 @@
 import type WebSocket from 'ws';
-import type { Logger } from '../../../core/logger.js';
+import type { Logger } from 'chainhost/plugin';
 import { rpcErrorBody, type DevnetRpc } from './devnet-rpc.js';
 import type { EventBus } from './event-bus.js';
 import { EventQueryError } from './event-query.js';

@@ -1,5 +1,5 @@
-import { compactJson, type JsonValue } from '../../../core/chain/canonical-json.js';
-import type { QueryAnswer } from '../../../core/query/query-path.js';
+import { compactJson, type JsonValue } from 'chainhost/chain';
+import type { QueryAnswer } from 'chainhost/plugin';
 
 /** A dict value in the node's ABCI encoding (keys sorted, compact, ASCII-escaped). */
 export function abciJsonAnswer(value: Record<string, unknown>): QueryAnswer {

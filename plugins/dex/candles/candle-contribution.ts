@@ -1,6 +1,4 @@
-import type { PluginContext } from '../../../core/plugin.js';
-import { QueryPathError } from '../../../core/query/query-path.js';
-import { databaseReason } from '../../../core/query/database-reason.js';
+import { databaseReason, type PluginContext, QueryPathError } from 'chainhost/plugin';
 import { abciJsonAnswer } from './candle-answer.js';
 import { parseCandleQuery } from './candle-params.js';
 import { CANDLE_MIGRATIONS, TRADES_TABLE, queryCandles, writeSwapTrades } from './candle-store.js';

@@ -1,6 +1,5 @@
 import { GraphQLInt, GraphQLList, GraphQLNonNull, GraphQLObjectType, GraphQLString, type GraphQLFieldConfigMap } from 'graphql';
-import type { PluginContext } from '../../../core/plugin.js';
-import { parseQueryPath } from '../../../core/query/query-path.js';
+import { parseQueryPath, type PluginContext } from 'chainhost/plugin';
 import { parseCandleQuery } from './candle-params.js';
 import { TRADES_TABLE, candleResponse, candleSql } from './candle-store.js';
 

@@ -1,4 +1,4 @@
-import { QueryPathError, type ParsedQueryPath } from '../../../core/query/query-path.js';
+import { type ParsedQueryPath, QueryPathError } from 'chainhost/plugin';
 
 /**
  * `/dex_candles/<market_id>[/interval=][/limit=][/offset=][/start=][/end=][/source=][/contract=]`

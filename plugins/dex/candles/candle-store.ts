@@ -1,5 +1,5 @@
 import type { Knex } from 'knex';
-import type { JsonValue } from '../../../core/chain/canonical-json.js';
+import type { JsonValue } from 'chainhost/chain';
 import type { CandleQuery } from './candle-params.js';
 import { CANDLE_SOURCE } from './candle-params.js';
 import { swapTrade } from './swap-trades.js';

@@ -1,4 +1,4 @@
-import type { JsonValue } from '../../../core/chain/canonical-json.js';
+import type { JsonValue } from 'chainhost/chain';
 
 /**
  * Swap events → trades (dex.md §10 "Per trade"): the numeric projection of the four amounts

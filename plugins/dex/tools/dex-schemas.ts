@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { contractNameSchema, decimalOut, transactionSubmissionOut } from '../../../core/tools/chain-schemas.js';
+import { contractNameSchema, decimalOut, transactionSubmissionOut } from 'chainhost/plugin';
 
 /** Argument and result schemas shared by the DEX tools. */
 

@@ -1,7 +1,5 @@
 import { z } from 'zod';
-import { addressSchema, txHashSchema } from '../../../core/tools/chain-schemas.js';
-import { defineTool, type ToolDefinition } from '../../../core/tools/tool.js';
-import { ApiError } from '../../../core/errors.js';
+import { addressSchema, ApiError, defineTool, type ToolDefinition, txHashSchema } from 'chainhost/plugin';
 import { declaredEvents, eventSources } from '../dex-events.js';
 import type { DexServices } from '../dex-services.js';
 import { listIndexedEvents } from '../event-history.js';

@@ -1,9 +1,7 @@
 import { z } from 'zod';
-import { decimalSchema, submissionAnswer, transactionSubmissionOut, verboseSchema } from '../../../core/tools/chain-schemas.js';
-import { defineTool, type ToolDefinition } from '../../../core/tools/tool.js';
+import { decimalOut, decimalSchema, defineTool, submissionAnswer, type ToolDefinition, transactionSubmissionOut, verboseSchema } from 'chainhost/plugin';
 import type { DexServices } from '../dex-services.js';
 import { helperTrade, type HelperSide } from '../helper-trade.js';
-import { decimalOut } from '../../../core/tools/chain-schemas.js';
 import { tokenSchema } from './dex-schemas.js';
 
 /** `buy_on_dex` / `sell_on_dex`: one-shot trades through `con_dex_helper` (unsafe). */

@@ -1,8 +1,6 @@
 import { z } from 'zod';
-import { ChainDecimal } from '../../../core/chain/decimal.js';
-import { addressSchema, decimalOut, decimalSchema, limitSchema, offsetSchema } from '../../../core/tools/chain-schemas.js';
-import { defineTool, type ToolDefinition } from '../../../core/tools/tool.js';
-import { ApiError } from '../../../core/errors.js';
+import { ChainDecimal } from 'chainhost/chain';
+import { addressSchema, ApiError, decimalOut, decimalSchema, defineTool, limitSchema, offsetSchema, type ToolDefinition } from 'chainhost/plugin';
 import { pairNotFound } from '../dex-errors.js';
 import type { DexServices } from '../dex-services.js';
 import type { PairRecord } from '../dex-state.js';

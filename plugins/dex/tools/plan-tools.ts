@@ -1,7 +1,5 @@
 import { z } from 'zod';
-import { addressSchema, decimalSchema, submissionAnswer } from '../../../core/tools/chain-schemas.js';
-import { defineTool, type ToolDefinition } from '../../../core/tools/tool.js';
-import { ApiError } from '../../../core/errors.js';
+import { addressSchema, ApiError, decimalSchema, defineTool, submissionAnswer, type ToolDefinition } from 'chainhost/plugin';
 import { FRESH_PLAN_HINT } from '../dex-errors.js';
 import type { DexServices } from '../dex-services.js';
 import { buildAddLiquidityPlan, buildRemoveLiquidityPlan } from '../liquidity-plan.js';

@@ -2,9 +2,8 @@ import { PGlite } from '@electric-sql/pglite';
 import knexFactory, { type Knex } from 'knex';
 import ClientPGLite from 'knex-pglite';
 import { existsSync, readdirSync } from 'node:fs';
-import { DirectoryLock } from '../../../core/fs/directory-lock.js';
+import { DirectoryLock, type Logger } from 'chainhost/plugin';
 import pg from 'pg';
-import type { Logger } from '../../../core/logger.js';
 import type { BdsSource } from './bds-source.js';
 
 /**

@@ -1,4 +1,4 @@
-import type { PluginContext } from '../../../core/plugin.js';
+import type { PluginContext } from 'chainhost/plugin';
 import { BdsTokens } from '../../bds/index.js';
 import type { BdsSource } from './bds-source.js';
 

@@ -1,6 +1,6 @@
 import { GraphQLError } from 'graphql';
 import type { Knex } from 'knex';
-import type { Logger } from '../../../core/logger.js';
+import type { Logger } from 'chainhost/plugin';
 import type { Sql } from '../sql/sql-fragment.js';
 
 /**

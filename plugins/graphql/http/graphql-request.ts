@@ -1,6 +1,5 @@
 import type Koa from 'koa';
-import { ApiError } from '../../../core/errors.js';
-import { readJsonBody, type JsonShapeLimits } from '../../../core/http/json-body.js';
+import { ApiError, type JsonShapeLimits, readJsonBody } from 'chainhost/plugin';
 
 /**
  * The body of `POST /graphql`: JSON `{query, variables?, operationName?}` or a raw

@@ -1,6 +1,5 @@
-import type { JsonValue } from '../../../core/chain/canonical-json.js';
-import { ApiError } from '../../../core/errors.js';
-import { toolJson } from '../../../core/tools/chain-schemas.js';
+import type { JsonValue } from 'chainhost/chain';
+import { ApiError, toolJson } from 'chainhost/plugin';
 import { indexedRead, type ReadDeps } from '../chain-reads.js';
 
 /**

@@ -1,7 +1,6 @@
 import { z } from 'zod';
-import { QueryPath } from '../../../core/chain/abci-value.js';
-import { intOut, txHashSchema } from '../../../core/tools/chain-schemas.js';
-import { defineTool, type ToolDefinition } from '../../../core/tools/tool.js';
+import { QueryPath } from 'chainhost/chain';
+import { defineTool, intOut, type ToolDefinition, txHashSchema } from 'chainhost/plugin';
 import type { BdsReader } from './bds-reader.js';
 import type { GraphqlIndexed } from './graphql-indexed.js';
 import { indexedBlockTool, indexedListTool } from './indexed-tool-shapes.js';

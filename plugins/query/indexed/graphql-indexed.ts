@@ -1,5 +1,5 @@
-import type { JsonValue } from '../../../core/chain/canonical-json.js';
-import { intValue, toolJson } from '../../../core/tools/chain-schemas.js';
+import type { JsonValue } from 'chainhost/chain';
+import { intValue, toolJson } from 'chainhost/plugin';
 import { jsonColumn, type GraphqlStates } from '../graphql-states.js';
 import { noBds, type FallbackContext } from './bds-reader.js';
 import type { Row } from './indexed-schemas.js';

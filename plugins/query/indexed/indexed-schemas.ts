@@ -1,6 +1,6 @@
 import { z } from 'zod';
-import type { JsonValue } from '../../../core/chain/canonical-json.js';
-import { intOut } from '../../../core/tools/chain-schemas.js';
+import type { JsonValue } from 'chainhost/chain';
+import { intOut } from 'chainhost/plugin';
 
 /**
  * What the indexed-read tools share: argument schemas with the reference's names and BDS limits

@@ -1,6 +1,6 @@
 import { z } from 'zod';
-import type { JsonValue } from '../../../core/chain/canonical-json.js';
-import { defineTool, type ToolDefinition, type ToolInput } from '../../../core/tools/tool.js';
+import type { JsonValue } from 'chainhost/chain';
+import { defineTool, type ToolDefinition, type ToolInput } from 'chainhost/plugin';
 import type { BdsReader, FallbackContext } from './bds-reader.js';
 import { blockOut, rowOf, rowsOf, type Row } from './indexed-schemas.js';
 

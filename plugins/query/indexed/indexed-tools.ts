@@ -1,4 +1,4 @@
-import type { ToolDefinition } from '../../../core/tools/tool.js';
+import type { ToolDefinition } from 'chainhost/plugin';
 import type { BdsReader } from './bds-reader.js';
 import type { GraphqlIndexed } from './graphql-indexed.js';
 import { blockTools } from './block-tools.js';

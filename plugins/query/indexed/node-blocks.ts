@@ -1,6 +1,5 @@
-import { blockTimeOf } from '../../../core/chain/block-time.js';
-import type { BlockHeader, BlockId, ResultBlock } from '../../../core/chain/rpc/cometbft-types.js';
-import { intValue, nodeApiError, nodeCall } from '../../../core/tools/chain-schemas.js';
+import { type BlockHeader, type BlockId, blockTimeOf, type ResultBlock } from 'chainhost/chain';
+import { intValue, nodeApiError, nodeCall } from 'chainhost/plugin';
 import { mapLimited, type ReadDeps } from '../chain-reads.js';
 
 /**

@@ -1,9 +1,6 @@
 import { z } from 'zod';
-import { QueryPath } from '../../../core/chain/abci-value.js';
-import type { JsonValue } from '../../../core/chain/canonical-json.js';
-import { decodeValue } from '../../../core/chain/value-codec.js';
-import { addressSchema, contractNameSchema, decimalOut, limitSchema, offsetSchema, rawOut, toolJson, warningsOut, withExtras } from '../../../core/tools/chain-schemas.js';
-import { defineTool, type ToolDefinition } from '../../../core/tools/tool.js';
+import { decodeValue, type JsonValue, QueryPath } from 'chainhost/chain';
+import { addressSchema, contractNameSchema, decimalOut, defineTool, limitSchema, offsetSchema, rawOut, type ToolDefinition, toolJson, warningsOut, withExtras } from 'chainhost/plugin';
 import type { IndexedState } from '../graphql-states.js';
 import { abciRead, decimalText, indexedRead, isObject, listContractNames, mapLimited, readState, valueOf, type ReadDeps } from '../chain-reads.js';
 

@@ -1,14 +1,6 @@
 import { z } from 'zod';
-import { abciDecimal, decodeRawTx, decodeTxResultData, QueryPath } from '../../../core/chain/abci-value.js';
-import { mismatchText } from '../../../core/chain/chain-id-guard.js';
-import { RpcError } from '../../../core/chain/rpc/chain-rpc.js';
-import { txReceiptOf } from '../../../core/chain/tx-receipts.js';
-import { ApiError } from '../../../core/errors.js';
-import { CHI_RATE_KEY, txFee } from '../../../core/chain/tx-fee.js';
-import {
-  balanceWrites, decimalOut, intOut, intValue, nodeApiError, nodeCall, rawOut, toolJson, txFeeOut, txHashSchema, txReceiptOut, verboseSchema, warningsOut, withExtras,
-} from '../../../core/tools/chain-schemas.js';
-import { defineTool, type ToolDefinition } from '../../../core/tools/tool.js';
+import { abciDecimal, CHI_RATE_KEY, decodeRawTx, decodeTxResultData, mismatchText, QueryPath, RpcError, txFee, txReceiptOf } from 'chainhost/chain';
+import { ApiError, balanceWrites, decimalOut, defineTool, intOut, intValue, nodeApiError, nodeCall, rawOut, type ToolDefinition, toolJson, txFeeOut, txHashSchema, txReceiptOut, verboseSchema, warningsOut, withExtras } from 'chainhost/plugin';
 import type { ReadDeps } from '../chain-reads.js';
 
 export function chainTools(deps: ReadDeps): ToolDefinition[] {

@@ -1,8 +1,6 @@
 import { z } from 'zod';
-import { QueryPath } from '../../../core/chain/abci-value.js';
-import { ApiError } from '../../../core/errors.js';
-import { contractNameSchema, nodeCall, rawOut, warningsOut, withExtras } from '../../../core/tools/chain-schemas.js';
-import { defineTool, type ToolDefinition } from '../../../core/tools/tool.js';
+import { QueryPath } from 'chainhost/chain';
+import { ApiError, contractNameSchema, defineTool, nodeCall, rawOut, type ToolDefinition, warningsOut, withExtras } from 'chainhost/plugin';
 import { abciRead, isObject, valueOf, type ReadDeps } from '../chain-reads.js';
 
 const methodOut = z.object({

@@ -1,7 +1,6 @@
 import { z } from 'zod';
-import { abciInt, QueryPath } from '../../../core/chain/abci-value.js';
-import { addressSchema, intOut, intValue, nodeCall, rawOut, stateKeyPrefixSchema, stateKeySchema, warningsOut, withExtras } from '../../../core/tools/chain-schemas.js';
-import { defineTool, type ToolDefinition } from '../../../core/tools/tool.js';
+import { abciInt, QueryPath } from 'chainhost/chain';
+import { addressSchema, defineTool, intOut, intValue, nodeCall, rawOut, stateKeyPrefixSchema, stateKeySchema, type ToolDefinition, warningsOut, withExtras } from 'chainhost/plugin';
 import { abciRead, isObject, readState, valueOf, type ReadDeps } from '../chain-reads.js';
 
 export function stateTools(deps: ReadDeps): ToolDefinition[] {

@@ -1,8 +1,6 @@
 import { z } from 'zod';
-import { QueryPath } from '../../../core/chain/abci-value.js';
-import type { JsonValue } from '../../../core/chain/canonical-json.js';
-import { contractNameSchema, nodeCall, rawOut, warningsOut, withExtras } from '../../../core/tools/chain-schemas.js';
-import { defineTool, type ToolDefinition } from '../../../core/tools/tool.js';
+import { type JsonValue, QueryPath } from 'chainhost/chain';
+import { contractNameSchema, defineTool, nodeCall, rawOut, type ToolDefinition, warningsOut, withExtras } from 'chainhost/plugin';
 import { abciRead, indexedRead, isObject, listContractNames, mapLimited, readState, valueOf, type ReadDeps } from '../chain-reads.js';
 
 const PAGE = 1_000;

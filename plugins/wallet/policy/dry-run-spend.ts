@@ -1,7 +1,4 @@
-import { abciDecimal, assertAbciOk, QueryPath } from '../../../core/chain/abci-value.js';
-import type { JsonValue } from '../../../core/chain/canonical-json.js';
-import { ChainDecimal } from '../../../core/chain/decimal.js';
-import type { ChainNode } from '../../../core/chain/node.js';
+import { abciDecimal, assertAbciOk, ChainDecimal, type ChainNode, type JsonValue, QueryPath } from 'chainhost/chain';
 import type { SpendPreview } from './spending-policy.js';
 
 /**

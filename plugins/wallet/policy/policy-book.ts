@@ -1,5 +1,4 @@
-import { ApiError } from '../../../core/errors.js';
-import type { Keystore } from '../../../core/keystore/keystore.js';
+import { ApiError, type Keystore } from 'chainhost/plugin';
 import type { AccountPolicy } from './spending-policy.js';
 
 export interface BoundPolicy {

@@ -1,6 +1,6 @@
 import { z } from 'zod';
-import type { SendPreview } from '../../../core/chain/send-guard.js';
-import { ApiError } from '../../../core/errors.js';
+import type { SendPreview } from 'chainhost/chain';
+import { ApiError } from 'chainhost/plugin';
 import type { DryRunSpend } from './dry-run-spend.js';
 
 /**

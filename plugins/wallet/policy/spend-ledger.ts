@@ -1,6 +1,6 @@
 import { mkdir, open, readFile, rename } from 'node:fs/promises';
 import path from 'node:path';
-import { ChainDecimal } from '../../../core/chain/decimal.js';
+import { ChainDecimal } from 'chainhost/chain';
 
 /**
  * What each keystore account spent, per token contract, over the last 24 hours — persisted under

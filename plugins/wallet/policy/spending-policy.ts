@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { ChainDecimal } from '../../../core/chain/decimal.js';
+import { ChainDecimal } from 'chainhost/chain';
 
 /**
  * A keystore account's spending policy, from the config only (`plugins.wallet.policies.<alias>`),

@@ -1,6 +1,5 @@
-import type { ChainNode } from '../../../core/chain/node.js';
-import type { SendAdmission, SendGuard, SendPreview } from '../../../core/chain/send-guard.js';
-import { ApiError } from '../../../core/errors.js';
+import type { ChainNode, SendAdmission, SendGuard, SendPreview } from 'chainhost/chain';
+import { ApiError } from 'chainhost/plugin';
 import { spendOfDryRun, StateMovedError, type DryRunSpend } from './dry-run-spend.js';
 import type { BoundPolicy, PolicyBook } from './policy-book.js';
 import { confirmSend, needsConfirmation, type SendConfirmation } from './send-confirmation.js';

@@ -1,17 +1,6 @@
 import { z } from 'zod';
-import {
-  deriveFromMnemonic,
-  generateMnemonic,
-  MnemonicError,
-  mnemonicProblem,
-  normalizeMnemonic,
-  UPSTREAM_MCP_PATH,
-  type DeriveOptions,
-} from '../../../core/chain/hd-wallet.js';
-import { Wallet } from '../../../core/chain/keys.js';
-import { ApiError } from '../../../core/errors.js';
-import type { SignerArguments } from '../../../core/tools/signer-arguments.js';
-import { defineTool, type ToolDefinition } from '../../../core/tools/tool.js';
+import { deriveFromMnemonic, type DeriveOptions, generateMnemonic, MnemonicError, mnemonicProblem, normalizeMnemonic, UPSTREAM_MCP_PATH, Wallet } from 'chainhost/chain';
+import { ApiError, defineTool, type SignerArguments, type ToolDefinition } from 'chainhost/plugin';
 import { newKeyAnswer } from './key-tools.js';
 
 /**

@@ -1,9 +1,6 @@
 import { z } from 'zod';
-import { Wallet } from '../../../core/chain/keys.js';
-import { ApiError } from '../../../core/errors.js';
-import { privateKeySchema } from '../../../core/tools/chain-schemas.js';
-import type { SignerArguments } from '../../../core/tools/signer-arguments.js';
-import { defineTool, type ToolDefinition } from '../../../core/tools/tool.js';
+import { Wallet } from 'chainhost/chain';
+import { ApiError, defineTool, privateKeySchema, type SignerArguments, type ToolDefinition } from 'chainhost/plugin';
 
 /**
  * Plain key pairs. Local only: no node is contacted. Handing the private key to its owner is the

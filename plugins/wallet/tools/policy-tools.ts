@@ -1,7 +1,5 @@
 import { z } from 'zod';
-import { ALIAS_PATTERN } from '../../../core/keystore/keystore-file.js';
-import { ApiError } from '../../../core/errors.js';
-import { defineTool, type ToolDefinition } from '../../../core/tools/tool.js';
+import { ALIAS_PATTERN, ApiError, defineTool, type ToolDefinition } from 'chainhost/plugin';
 import type { PolicyBook } from '../policy/policy-book.js';
 import type { SendConfirmation } from '../policy/send-confirmation.js';
 import { DAY_MS, type SpendLedger } from '../policy/spend-ledger.js';

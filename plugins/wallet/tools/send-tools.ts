@@ -1,19 +1,6 @@
 import { z } from 'zod';
-import type { JsonObject } from '../../../core/chain/canonical-json.js';
-import type { TransactionSubmission, TransactionSubmitter } from '../../../core/chain/transaction-submitter.js';
-import {
-  addressSchema,
-  contractNameSchema,
-  decimalSchema,
-  functionNameSchema,
-  kwargsSchema,
-  submissionAnswer,
-  transactionSubmissionOut,
-  verboseSchema,
-  withExtras,
-} from '../../../core/tools/chain-schemas.js';
-import type { SignerArguments } from '../../../core/tools/signer-arguments.js';
-import { defineTool, type ToolDefinition } from '../../../core/tools/tool.js';
+import type { JsonObject, TransactionSubmission, TransactionSubmitter } from 'chainhost/chain';
+import { addressSchema, contractNameSchema, decimalSchema, defineTool, functionNameSchema, kwargsSchema, type SignerArguments, submissionAnswer, type ToolDefinition, transactionSubmissionOut, verboseSchema, withExtras } from 'chainhost/plugin';
 
 export interface SendToolDeps {
   submitter(): TransactionSubmitter;

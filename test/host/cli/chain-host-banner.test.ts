@@ -46,7 +46,7 @@ describe('chain-host with the example config prints how to connect an MCP client
   it('on stderr only; the HTTP snippet connects to this process, the stdio snippet starts chain-mcp', async () => {
     const child = spawn(process.execPath, ['--import', 'tsx', path.join(REPO_ROOT, 'host/bin/chain-host.ts'), '--config', configFile], {
       cwd: REPO_ROOT,
-      env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '', CHAIN_MCP_HTTP_TOKEN: TEST_TOKEN },
+      env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '', NODE_OPTIONS: process.env.NODE_OPTIONS ?? '', CHAIN_MCP_HTTP_TOKEN: TEST_TOKEN },
       stdio: ['pipe', 'pipe', 'pipe'],
     });
     let stdout = '';

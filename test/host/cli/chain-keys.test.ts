@@ -21,7 +21,7 @@ interface Run { code: number | null; stdout: string; stderr: string }
  * missing passphrase is an error here rather than a prompt on the developer's terminal.
  */
 function chainKeys(home: string, args: string[], options: { stdin?: string; passphrase?: string | null } = {}): Promise<Run> {
-  const env: Record<string, string> = { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '', CHAIN_HOME: home };
+  const env: Record<string, string> = { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '', NODE_OPTIONS: process.env.NODE_OPTIONS ?? '', CHAIN_HOME: home };
   if (options.passphrase !== null) env.CHAIN_KEYSTORE_PASSPHRASE = options.passphrase ?? PASS;
   const child = spawn(process.execPath, ['--import', TSX, path.join(REPO_ROOT, 'host/bin/chain-keys.ts'), ...args], { cwd: home, env, detached: true, stdio: ['pipe', 'pipe', 'pipe'] });
   let stdout = '';

@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import path from 'node:path';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
-import { connectBanner, connectBannerOf, formatJson, mcpHttpUrl, TOKEN_PLACEHOLDER } from '../../../host/cli/connect-banner.js';
+import { connectBanner, connectBannerOf, formatJson, mcpHttpUrl, stdioSnippet, TOKEN_PLACEHOLDER } from '../../../host/cli/connect-banner.js';
 import { jsonBlocks, snippets } from './banner-snippets.js';
 import { bootTestHost, fixtureConfig, loadTestConfig, REPO_ROOT, TEST_TOKEN, type TestHost } from '../../support/test-host.js';
 
@@ -30,6 +30,7 @@ describe('connect banner', function () {
       CHAIN_BDS_DATABASE_URL: `postgres://indexer:${DB_PASSWORD}@db.internal:5432/bds`,
       CHAIN_NODE_URL: `http://operator:${NODE_PASSWORD}@node.internal:26657`,
       CHAIN_HOME: 'relative-home',
+      CHAIN_FIXTURE_GREETING: 'hello',
       HTTP_PORT: '0',
       CHAIN_KEYSTORE_PASSPHRASE: KEYSTORE_PASSPHRASE,
     };
@@ -68,11 +69,20 @@ describe('connect banner', function () {
       assert.deepEqual(stdio.env, {
         CHAIN_HOME: h.host.config.settings.home,
         CHAIN_NODE_URL: 'http://<credentials>@node.internal:26657',
-        CHAIN_BDS_DATABASE_URL: '<CHAIN_BDS_DATABASE_URL>',
+        // A loaded plugin's own variable goes along; CHAIN_BDS_DATABASE_URL does not: no loaded plugin reads it.
+        CHAIN_FIXTURE_GREETING: 'hello',
         // The stdio server cannot prompt for it: the client's env must carry it.
         CHAIN_KEYSTORE_PASSPHRASE: '<CHAIN_KEYSTORE_PASSPHRASE>',
       });
       assert.ok(path.isAbsolute(stdio.env!.CHAIN_HOME!) && stdio.env!.CHAIN_HOME!.endsWith('relative-home'));
+    });
+
+    it('a loaded plugin\'s secret variable goes along as a placeholder', () => {
+      const snippet = stdioSnippet({
+        configPath: null, settings: h.host.config.settings, env: { ACME_TOKEN: 'acme-secret-value' },
+        variables: [{ variable: 'ACME_TOKEN', path: ['plugins', 'acme', 'token'], type: 'string', secret: true }],
+      });
+      assert.deepEqual(snippet.mcpServers.chain!.env, { ACME_TOKEN: '<ACME_TOKEN>' });
     });
 
     it('lists every listening server', () => {

@@ -14,7 +14,7 @@ async function connect(configFile: string, env: Record<string, string> = {}): Pr
     command: process.execPath,
     args: ['--import', 'tsx', CHAIN_MCP, '--config', configFile],
     cwd: REPO_ROOT,
-    env: { ...getDefaultEnvironment(), ...env },
+    env: { ...getDefaultEnvironment(), NODE_OPTIONS: process.env.NODE_OPTIONS ?? '', ...env },
     stderr: 'pipe',
   });
   let stderr = '';
@@ -137,7 +137,7 @@ describe('MCP over stdio (chain-mcp)', function () {
 
   it('stdout carries only JSON-RPC 2.0 messages, one per line', async () => {
     const child = spawn(process.execPath, ['--import', 'tsx', CHAIN_MCP, '--config', config.file], {
-      cwd: REPO_ROOT, env: getDefaultEnvironment(), stdio: ['pipe', 'pipe', 'pipe'],
+      cwd: REPO_ROOT, env: { ...getDefaultEnvironment(), NODE_OPTIONS: process.env.NODE_OPTIONS ?? '' }, stdio: ['pipe', 'pipe', 'pipe'],
     });
     let stdout = '';
     child.stdout.on('data', (c: Buffer) => (stdout += c.toString()));

@@ -1,6 +1,8 @@
 import { strict as assert } from 'node:assert';
 import net from 'node:net';
-import { ENV_BINDINGS } from '../../../core/config/environment.js';
+import { parsePluginOptions } from '../../../core/config/plugin-options.js';
+import { bdsPlugin } from '../../../plugins/bds/bds.plugin.js';
+import { graphqlPlugin } from '../../../plugins/graphql/graphql.plugin.js';
 import { defaultBdsOptions } from '../../../plugins/bds/bds.config.js';
 import { BdsService, readDatabaseOptionsOf } from '../../../plugins/bds/bds-service.js';
 import { silentLogger } from '../../../core/logger.js';
@@ -19,13 +21,18 @@ import { loadTestConfig } from '../../support/test-host.js';
 describe('BDS read database (CHAIN_BDS_READ_DATABASE_URL)', function () {
   this.timeout(30_000);
 
-  it('is bound from the environment as a secret host setting', async () => {
+  it('is bound from the environment by the bds and graphql plugins, as a secret', async () => {
     const url = 'postgres://reader:read-secret@replica.internal:5432/bds';
-    const loaded = await loadTestConfig({}, { CHAIN_BDS_READ_DATABASE_URL: url, CHAIN_BDS_DATABASE_URL: 'postgres://w@primary.internal/bds' });
-    assert.equal(loaded.settings.bdsReadDatabaseUrl, url);
-    assert.equal(loaded.settings.bdsDatabaseUrl, 'postgres://w@primary.internal/bds');
-    assert.equal((await loadTestConfig({}, {})).settings.bdsReadDatabaseUrl, null);
-    assert.equal(ENV_BINDINGS.find((b) => b.variable === 'CHAIN_BDS_READ_DATABASE_URL')?.secret, true, 'redacted in config errors, a placeholder in the connect banner');
+    const env = { CHAIN_BDS_READ_DATABASE_URL: url, CHAIN_BDS_DATABASE_URL: 'postgres://w@primary.internal/bds' };
+    const loaded = await loadTestConfig({ plugins: { bds: {}, graphql: {} } }, env);
+    for (const plugin of [bdsPlugin, graphqlPlugin]) {
+      const options = parsePluginOptions(plugin.name, plugin, loaded) as { readDatabaseUrl: string | null; databaseUrl: string | null };
+      assert.equal(options.readDatabaseUrl, url, plugin.name);
+      assert.equal(options.databaseUrl, 'postgres://w@primary.internal/bds', plugin.name);
+      assert.equal(plugin.env?.find((b) => b.variable === 'CHAIN_BDS_READ_DATABASE_URL')?.secret, true, 'redacted in config errors, a placeholder in the connect banner');
+    }
+    const unset = parsePluginOptions('bds', bdsPlugin, await loadTestConfig({ plugins: { bds: {} } }, {})) as { readDatabaseUrl: string | null };
+    assert.equal(unset.readDatabaseUrl, null);
     const db = await BdsDatabase.open({ url, readOnly: true });
     try {
       assert.equal(db.describe(), 'PostgreSQL postgres://reader:***@replica.internal:5432/bds (schema public)', 'what the start log prints');
@@ -34,30 +41,29 @@ describe('BDS read database (CHAIN_BDS_READ_DATABASE_URL)', function () {
     }
   });
 
-  it('plugins.bds.readDatabaseUrl wins over the host setting; the pool is read-only and named <applicationName>-read', () => {
+  it('the read pool is read-only and named <applicationName>-read', () => {
     const o = defaultBdsOptions({ databaseUrl: 'postgres://primary/bds', readDatabaseUrl: 'postgres://plugin-replica/bds', schema: 'idx' });
-    const read = readDatabaseOptionsOf(o, '/home', null, 'postgres://host-replica/bds')!;
+    const read = readDatabaseOptionsOf(o, '/home')!;
     assert.equal(read.url, 'postgres://plugin-replica/bds');
     assert.equal(read.readOnly, true);
     assert.equal(read.applicationName, 'chain-bds-read');
     assert.equal(read.schema, 'idx');
-    assert.equal(readDatabaseOptionsOf(defaultBdsOptions({ databaseUrl: 'postgres://primary/bds' }), '/home', null, 'postgres://host-replica/bds')!.url, 'postgres://host-replica/bds');
-    assert.equal(readDatabaseOptionsOf(defaultBdsOptions({ databaseUrl: 'postgres://primary/bds' }), '/home', null, null), null, 'no read URL: reads use the primary');
+    assert.equal(readDatabaseOptionsOf(defaultBdsOptions({ databaseUrl: 'postgres://primary/bds' }), '/home'), null, 'no read URL: reads use the primary');
   });
 
   it('needs the primary on a PostgreSQL server: PGlite has no replicas', () => {
-    assert.throws(() => readDatabaseOptionsOf(defaultBdsOptions(), '/home', null, 'postgres://replica/bds'), /CHAIN_BDS_READ_DATABASE_URL\) needs the BDS database on a PostgreSQL server \(CHAIN_BDS_DATABASE_URL\)/);
+    assert.throws(() => readDatabaseOptionsOf(defaultBdsOptions({ readDatabaseUrl: 'postgres://replica/bds' }), '/home'), /CHAIN_BDS_READ_DATABASE_URL\) needs the BDS database on a PostgreSQL server \(CHAIN_BDS_DATABASE_URL\)/);
   });
 
   it('a host that only reads (writer: false) needs a PostgreSQL server, and needs no primary when it has the replica', async () => {
     const open = (options: Record<string, unknown>, databaseUrl: string | null, readDatabaseUrl: string | null) =>
-      BdsService.open({ options: defaultBdsOptions(options), home: '/nonexistent-home', databaseUrl, readDatabaseUrl, source: null as never, log: silentLogger });
+      BdsService.open({ options: defaultBdsOptions({ ...options, databaseUrl, readDatabaseUrl }), home: '/nonexistent-home', source: null as never, log: silentLogger });
     await assert.rejects(open({ writer: false }, null, null), /plugins\.bds\.writer=false reads a PostgreSQL server: set CHAIN_BDS_READ_DATABASE_URL \(a replica\) or CHAIN_BDS_DATABASE_URL/);
     const port = await closedPort();
     for (const [primary, replica, expected] of [[null, `postgres://r@127.0.0.1:${port}/x`, 'replica'], [`postgres://w@127.0.0.1:${port}/y`, null, 'primary']] as const) {
       const home = mkdtempSync(join(tmpdir(), 'chain-bds-reader-'));
       try {
-        const s = await BdsService.open({ options: defaultBdsOptions({ writer: false }), home, databaseUrl: primary, readDatabaseUrl: replica, source: null as never, log: silentLogger });
+        const s = await BdsService.open({ options: defaultBdsOptions({ writer: false, databaseUrl: primary, readDatabaseUrl: replica }), home, source: null as never, log: silentLogger });
         assert.equal(s.writes, false);
         assert.equal(s.readDb, s.db, `one pool, on the ${expected}`);
         assert.equal(s.readDb.options.readOnly, true);

@@ -10,7 +10,7 @@ const BIN = path.join(REPO_ROOT, 'host/bin/chain-dashboard.ts');
 function launch(args: string[], env: Record<string, string> = {}): ChildProcessWithoutNullStreams {
   return spawn(process.execPath, ['--import', 'tsx', BIN, ...args], {
     cwd: REPO_ROOT,
-    env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '', CHAIN_NODE_URL: 'http://127.0.0.1:9', ...env },
+    env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '', NODE_OPTIONS: process.env.NODE_OPTIONS ?? '', CHAIN_NODE_URL: 'http://127.0.0.1:9', ...env },
     stdio: ['pipe', 'pipe', 'pipe'],
   });
 }

@@ -55,7 +55,7 @@ async function startReplica(dir: string, name: string, redisUrl: string): Promis
   await writeFile(file, JSON.stringify(config));
   const child = spawn(process.execPath, ['--import', 'tsx', path.join(REPO_ROOT, 'host/bin/chain-host.ts'), '--config', file], {
     cwd: REPO_ROOT,
-    env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '', CHAIN_REDIS_URL: redisUrl },
+    env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '', NODE_OPTIONS: process.env.NODE_OPTIONS ?? '', CHAIN_REDIS_URL: redisUrl },
     stdio: ['pipe', 'pipe', 'pipe'],
   });
   let stderr = '';

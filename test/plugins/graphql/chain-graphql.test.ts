@@ -16,7 +16,7 @@ const BIN = path.join(REPO_ROOT, 'host/bin/chain-graphql.ts');
 function launch(args: string[], env: Record<string, string>): ChildProcessWithoutNullStreams {
   return spawn(process.execPath, ['--import', 'tsx', BIN, ...args], {
     cwd: REPO_ROOT,
-    env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '', ...env },
+    env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '', NODE_OPTIONS: process.env.NODE_OPTIONS ?? '', ...env },
     stdio: ['pipe', 'pipe', 'pipe'],
   });
 }

@@ -51,8 +51,8 @@ describe('query tools: the indexed reads fall back as upstream lists (BDS, then 
       const proxyUrl = `http://127.0.0.1:${(proxy.address() as AddressInfo).port}`;
       home = await tempHome();
       direct = await startHost({ home: `${home.dir}/d`, node: { url: rpcUrl }, plugins: { wallet: {}, query: {} } }, { unsafe: true });
-      fallback = await startHost({ home: `${home.dir}/f`, node: { url: proxyUrl }, graphqlUrl, plugins: { query: {} } });
-      noGraphql = await startHost({ home: `${home.dir}/n`, node: { url: proxyUrl }, graphqlUrl: NO_GRAPHQL, plugins: { query: {} } });
+      fallback = await startHost({ home: `${home.dir}/f`, node: { url: proxyUrl }, plugins: { query: { graphqlUrl } } });
+      noGraphql = await startHost({ home: `${home.dir}/n`, node: { url: proxyUrl }, plugins: { query: { graphqlUrl: NO_GRAPHQL } } });
       for (const amount of ['1.5', '2']) {
         const r = await direct.call('send_tokens', { private_key: A.privateKey, to_address: B.address, amount });
         assert.equal(r.error, undefined, JSON.stringify(r.error));

@@ -123,14 +123,19 @@ export interface HostOptions {
 /** The discard port: nothing answers GraphQL there (fetch refuses it outright as a bad port). */
 export const NO_GRAPHQL = 'http://127.0.0.1:9/graphql';
 
+/** The query plugin's `graphqlUrl` (CHAIN_GRAPHQL), when it is loaded: the given one, else NO_GRAPHQL. */
+function withGraphqlUrl(plugins: Record<string, unknown>, graphqlUrl: string | undefined): Record<string, unknown> {
+  if (!('query' in plugins)) return plugins;
+  return { ...plugins, query: { graphqlUrl: graphqlUrl ?? NO_GRAPHQL, ...(plugins.query as Record<string, unknown>) } };
+}
+
 /** A config whose node is the in-process devnet (plugin `devnet`, not listening). */
 export function devnetConfig(home: string, options: HostOptions = {}): Record<string, unknown> {
   return {
     home,
     ...(options.chainId ? { chainId: options.chainId } : {}),
     ...(options.includeRaw ? { includeRaw: true } : {}),
-    graphqlUrl: options.graphqlUrl ?? NO_GRAPHQL,
-    plugins: { devnet: { listen: false, printAccounts: false }, ...(options.plugins ?? Object.fromEntries(MY_PLUGINS.map((p) => [p, {}]))) },
+    plugins: { devnet: { listen: false, printAccounts: false }, ...withGraphqlUrl(options.plugins ?? Object.fromEntries(MY_PLUGINS.map((p) => [p, {}])), options.graphqlUrl) },
   };
 }
 

@@ -57,6 +57,8 @@ export default definePlugin({
     /** slow_tool's timeout. */
     slowTimeoutMs: z.number().int().min(1).default(SLOW_TOOL_TIMEOUT_MS),
   }),
+  /** What GET /fixture/ping answers with, from the environment (a plugin's own variable). */
+  env: [{ variable: 'CHAIN_FIXTURE_GREETING', path: ['greeting'], type: 'string' }],
   init(ctx) {
     ctx.tools.add(echoText);
     ctx.tools.add(slowTool(ctx.options.slowTimeoutMs));

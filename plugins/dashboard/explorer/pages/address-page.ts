@@ -1,4 +1,4 @@
-import type { JsonObject } from '../../../../core/chain/abci-value.js';
+import type { JsonObject } from 'chainhost/chain';
 import { addressOverview, ROWS } from '../../reads/token-reads.js';
 import type { ReadContext } from '../../reads/node-targets.js';
 import { addressLink, amount, blockLink, contractLink, href, kv, needsBds, pager, stateLink, table, text, tokenLink, txLink, when } from '../format.js';

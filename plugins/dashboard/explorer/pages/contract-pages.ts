@@ -1,4 +1,4 @@
-import type { JsonValue } from '../../../../core/chain/abci-value.js';
+import type { JsonValue } from 'chainhost/chain';
 import { contract, contracts, type CONTRACT_SORTS, type SORT_ORDERS } from '../../reads/contract-reads.js';
 import type { ReadContext } from '../../reads/node-targets.js';
 import { contractActivity } from '../../reads/token-reads.js';

@@ -1,4 +1,4 @@
-import type { JsonObject } from '../../../../core/chain/abci-value.js';
+import type { JsonObject } from 'chainhost/chain';
 import { CANDLE_INTERVALS, decimalText, listPairs, pairDetail, PAIRS_CONTRACT, type CandleInterval, type PairRow } from '../../reads/dex-reads.js';
 import type { ReadContext } from '../../reads/node-targets.js';
 import { addressLink, amount, blockLink, contractLink, href, kv, needsBds, pager, pairLink, stateLink, table, text, tokenLink, txLink, when } from '../format.js';

@@ -1,4 +1,4 @@
-import { ApiError } from '../../../../core/errors.js';
+import { ApiError } from 'chainhost/plugin';
 import { passThrough } from '../../reads/abci-pass-through.js';
 import type { ReadContext } from '../../reads/node-targets.js';
 import { contractLink, kv, pretty } from '../format.js';

@@ -1,4 +1,4 @@
-import { ApiError } from '../../../../core/errors.js';
+import { ApiError } from 'chainhost/plugin';
 import { pairsOfToken } from '../../reads/dex-reads.js';
 import { bdsValue } from '../../reads/bds-value.js';
 import { isObject } from '../../reads/contract-reads.js';

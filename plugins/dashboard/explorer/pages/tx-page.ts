@@ -1,4 +1,4 @@
-import type { JsonValue } from '../../../../core/chain/abci-value.js';
+import type { JsonValue } from 'chainhost/chain';
 import { tx } from '../../reads/block-reads.js';
 import type { ReadContext } from '../../reads/node-targets.js';
 import { payloadOf } from '../../reads/tx-decoding.js';

@@ -1,5 +1,4 @@
-import { pythonStr } from '../../../../core/chain/value-codec.js';
-import type { ChainValue } from '../../../../core/chain/values.js';
+import { type ChainValue, pythonStr } from 'chainhost/chain';
 import { ForeignHash, arg, defineContract, method, optArg, tuple, type ContractContext } from '../contract.js';
 import { cmp, eq, gt, lit, lt, lte, mul, onePlusPercent, type Num } from '../num.js';
 import { DEX_PAIRS, DEX_ROUTER } from './dex-math.js';

@@ -1,4 +1,4 @@
-import type { ChainValue } from '../../../../core/chain/values.js';
+import type { ChainValue } from 'chainhost/chain';
 import {
   ForeignHash, Hash, Variable, arg, defineContract, logEvent, method, optArg, tuple, type ContractContext,
 } from '../contract.js';

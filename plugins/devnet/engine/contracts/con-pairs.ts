@@ -1,5 +1,4 @@
-import { ChainDecimal } from '../../../../core/chain/decimal.js';
-import type { ChainValue } from '../../../../core/chain/values.js';
+import { ChainDecimal, type ChainValue } from 'chainhost/chain';
 import {
   Hash, NUMBER, Variable, arg, defineContract, logEvent, method, optArg, tuple, type ContractContext, type FunctionShape,
   type VariableShape,

@@ -1,4 +1,4 @@
-import { pythonStr } from '../../../../core/chain/value-codec.js';
+import { pythonStr } from 'chainhost/chain';
 import { Hash, NUMBER, arg, defineContract, logEvent, method, optArg } from '../contract.js';
 import { eq, gt, gte, lt } from '../num.js';
 import { adjust } from './storage-ops.js';

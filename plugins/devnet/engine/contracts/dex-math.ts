@@ -1,6 +1,4 @@
-import { ChainDecimal } from '../../../../core/chain/decimal.js';
-import type { ChainValue } from '../../../../core/chain/values.js';
-import { isChainRecord } from '../../../../core/chain/values.js';
+import { ChainDecimal, type ChainValue, isChainRecord } from 'chainhost/chain';
 import type { ContractContext, FunctionShape } from '../contract.js';
 import { check } from '../errors.js';
 import { add, div, eq, gt, gte, lit, lt, mul, sub, toInt, type Num } from '../num.js';

@@ -1,5 +1,4 @@
-import { pythonStr } from '../../../../core/chain/value-codec.js';
-import { chainRecord } from '../../../../core/chain/values.js';
+import { chainRecord, pythonStr } from 'chainhost/chain';
 import {
   Hash, NUMBER, Variable, arg, defineContract, logEvent, method, optArg, type DeployRequest,
 } from '../contract.js';

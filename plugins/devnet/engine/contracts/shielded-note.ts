@@ -1,7 +1,5 @@
 import { sha3_256 } from '@noble/hashes/sha3.js';
-import { bytesToHex, utf8Bytes } from '../../../../core/chain/hashes.js';
-import type { ChainValue } from '../../../../core/chain/values.js';
-import { chainRecord } from '../../../../core/chain/values.js';
+import { bytesToHex, chainRecord, type ChainValue, utf8Bytes } from 'chainhost/chain';
 import { COST } from '../chi-model.js';
 import { Hash, Variable, arg, defineContract, logEvent, method, optArg, type ContractContext, type DeployRequest } from '../contract.js';
 import { check } from '../errors.js';

@@ -1,4 +1,4 @@
-import type { ChainValue } from '../../../../core/chain/values.js';
+import type { ChainValue } from 'chainhost/chain';
 import type { ContractContext, Hash } from '../contract.js';
 import { add, sub } from '../num.js';
 

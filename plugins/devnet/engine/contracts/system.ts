@@ -1,5 +1,4 @@
-import type { ChainValue } from '../../../../core/chain/values.js';
-import { chainRecord, isChainRecord } from '../../../../core/chain/values.js';
+import { chainRecord, type ChainValue, isChainRecord } from 'chainhost/chain';
 import { Hash, Variable, arg, defineContract, method, optArg } from '../contract.js';
 import { check } from '../errors.js';
 import { add, eq, gt, lit, truthy } from '../num.js';

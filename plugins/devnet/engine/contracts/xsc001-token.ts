@@ -1,9 +1,4 @@
-import { ChainDecimal } from '../../../../core/chain/decimal.js';
-import { contractSha3 } from '../../../../core/chain/hashes.js';
-import { verify } from '../../../../core/chain/keys.js';
-import { pythonStr } from '../../../../core/chain/value-codec.js';
-import type { ChainValue } from '../../../../core/chain/values.js';
-import { ChainDatetime, chainRecord } from '../../../../core/chain/values.js';
+import { ChainDatetime, ChainDecimal, chainRecord, type ChainValue, contractSha3, pythonStr, verify } from 'chainhost/chain';
 import {
   Hash, NUMBER, Variable, arg, defineContract, logEvent, method, optArg, type ContractContext, type DeployRequest,
 } from '../contract.js';

@@ -106,7 +106,7 @@ export async function startSidecar(connection: string, options: { built?: boolea
     : ['--import', 'tsx', path.join(REPO_ROOT, 'host/bin/chain-graphql.ts')];
   const child = spawn(process.execPath, [...args, '--config', config, '--port', '0'], {
     cwd: REPO_ROOT,
-    env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '', CHAIN_BDS_DATABASE_URL: connection },
+    env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '', NODE_OPTIONS: process.env.NODE_OPTIONS ?? '', CHAIN_BDS_DATABASE_URL: connection },
     stdio: ['pipe', 'pipe', 'pipe'],
   });
   const { output, exited } = watch(child);
