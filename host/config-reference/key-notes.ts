@@ -75,7 +75,6 @@ export const KEY_NOTES: Readonly<Record<string, string>> = {
   'plugins.dex.contracts.helper': 'The helper contract.',
 
   // ---- plugins.bds ----
-  'plugins.bds.readDatabaseUrl': 'PostgreSQL URL of a read-only copy of the BDS database (a streaming replica) for every read: the BDS query paths, GraphQL and the dashboard; the writer keeps `databaseUrl`. Reads of a height the writer has wait up to `readWaitMs` for the copy. Needs `databaseUrl` (PGlite has no replicas); null reads the primary.',
   'plugins.bds.schema': 'PostgreSQL schema of the BDS tables; the one-writer lock is per schema.',
   'plugins.bds.spoolDir': 'Folder of fetched blocks not yet written (replayed at start), relative to `home`; default `<home>/bds-spool`.',
   'plugins.bds.queueMaxSize': 'Fetched blocks queued in memory for the writer; while the database is up the fetcher reads no further ahead.',
