@@ -1,10 +1,10 @@
 import { execFile, spawnSync } from 'node:child_process';
 import { appendFileSync, chownSync, existsSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
-import net from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import pg from 'pg';
+import { freePort } from './free-port.js';
 
 /**
  * A real PostgreSQL streaming replication pair for tests, made from scratch under a temp
@@ -148,13 +148,3 @@ async function postgresUser(): Promise<{ uid: number; gid: number }> {
   return { uid: Number(u.stdout.trim()), gid: Number(g.stdout.trim()) };
 }
 
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = net.createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const port = (server.address() as net.AddressInfo).port;
-      server.close(() => resolve(port));
-    });
-  });
-}

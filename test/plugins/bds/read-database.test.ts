@@ -1,5 +1,4 @@
 import { strict as assert } from 'node:assert';
-import net from 'node:net';
 import { parsePluginOptions } from '../../../core/config/plugin-options.js';
 import { bdsPlugin } from '../../../plugins/bds/bds.plugin.js';
 import { graphqlPlugin } from '../../../plugins/graphql/graphql.plugin.js';
@@ -12,6 +11,7 @@ import { join } from 'node:path';
 import { BdsDatabase } from '../../../plugins/bds/database/bds-database.js';
 import { postgresReachable, TEST_POSTGRES_URL } from '../../support/databases.js';
 import { loadTestConfig } from '../../support/test-host.js';
+import { freePort as closedPort } from '../../support/free-port.js';
 
 /**
  * The read database's settings and pool, without replication (the replication itself:
@@ -117,14 +117,3 @@ describe('BDS read database (CHAIN_BDS_READ_DATABASE_URL)', function () {
   });
 });
 
-/** A loopback port nothing listens on. */
-function closedPort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = net.createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const port = (server.address() as net.AddressInfo).port;
-      server.close(() => resolve(port));
-    });
-  });
-}
