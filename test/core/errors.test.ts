@@ -17,6 +17,8 @@ describe('error recognition (toApiError)', () => {
   before(async () => {
     dir = await mkdtemp(path.join(os.tmpdir(), 'chainhost-errors-'));
     await copyFile(path.join(REPO_ROOT, 'core/errors.ts'), path.join(dir, 'errors-copy.ts'));
+    // Its one import: the single-kernel check, which a copy in another tree passes.
+    await copyFile(path.join(REPO_ROOT, 'core/single-kernel.ts'), path.join(dir, 'single-kernel.ts'));
     copy = await import(pathToFileURL(path.join(dir, 'errors-copy.ts')).href);
   });
   after(() => rm(dir, { recursive: true, force: true }));

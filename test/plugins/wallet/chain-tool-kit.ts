@@ -179,7 +179,7 @@ export async function spawnChainMcp(config: unknown, env: Record<string, string>
     command: process.execPath,
     args: ['--import', 'tsx', CHAIN_MCP, '--config', file.file],
     cwd: REPO_ROOT,
-    env: { ...getDefaultEnvironment(), ...env },
+    env: { ...getDefaultEnvironment(), NODE_OPTIONS: process.env.NODE_OPTIONS ?? '', ...env },
     stderr: 'pipe',
   });
   let stderr = '';
