@@ -233,6 +233,77 @@ describe('documented command lines, run bare on a fresh home', function () {
     });
   });
 
+  describe('the README\'s safe set-up in five lines (keys the model never sees)', () => {
+    /** The five lines, from README.md as written. */
+    async function safeSetUp(): Promise<string[]> {
+      const readme = await readFile(path.join(REPO_ROOT, 'README.md'), 'utf8');
+      const section = readme.slice(readme.indexOf('### Keys the model never sees'));
+      const lines = /```sh\n([\s\S]*?)\n```/.exec(section)?.[1]?.split('\n') ?? [];
+      assert.equal(lines.length, 5, 'five lines');
+      return lines;
+    }
+    /** The JSON a commented line shows after its colon, as a config object. */
+    const configOf = (line: string) => JSON.parse(`{${line.slice(line.indexOf('"plugins"')).replace(', …', '')}}`) as { plugins: { wallet: Record<string, unknown> } };
+
+    it('create an account, set the passphrase, set limits, disable key arguments, connect: the client signs by account, within the limits only', async () => {
+      const lines = await safeSetUp();
+      const { cwd, home } = await fresh('safe-set-up');
+      const passphrase = 'a passphrase for the README test';
+
+      // 1. `chain-keys create --name alice` (the passphrase of line 2 already set, as a script would).
+      const create = lines[0]!.split('#')[0]!.trim().split(/\s+/);
+      assert.deepEqual(create.slice(0, 1), ['chain-keys']);
+      const created = await runToEnd('chain-keys', create.slice(1), cwd, { CHAIN_HOME: home, CHAIN_KEYSTORE_PASSPHRASE: passphrase });
+      assert.equal(created.code, 0, created.stderr);
+      const address = /^created alice ([0-9a-f]{64})$/m.exec(created.stdout)?.[1];
+      assert.ok(address, created.stdout);
+      // 2. `export CHAIN_KEYSTORE_PASSPHRASE='<passphrase>'`.
+      assert.match(lines[1]!, /^export CHAIN_KEYSTORE_PASSPHRASE=/);
+      // 3. and 4.: the config, merged as the lines say ("same block").
+      const limits = configOf(lines[2]!);
+      const noKeys = configOf(lines[3]!);
+      const config = { plugins: { wallet: { ...limits.plugins.wallet, ...noKeys.plugins.wallet } } };
+      assert.equal(config.plugins.wallet.privateKeyArguments, false);
+      await writeFile(path.join(cwd, '.chainrc.json'), JSON.stringify(config));
+
+      // The new account needs funds: a dev account sends it 50 (outside the tool server).
+      const node = new ChainNode(new HttpChainRpc(rpcUrl));
+      const nonce = Number((await node.query(`/get_next_nonce/${ALICE!.address}`)).value?.text ?? '0');
+      const funding = signTransaction({ chain_id: 'chain-local-1', chi_supplied: 5000, contract: 'currency', function: 'transfer', kwargs: { amount: 50, to: address }, nonce, sender: ALICE!.address }, ALICE!.privateKey);
+      await node.broadcastTxCommit(encodeTransaction(funding).hex);
+      await node.close?.();
+
+      // 5. `CHAIN_MCP_ENABLE_UNSAFE_WALLET_TOOLS=1 chain-mcp --config .chainrc.json`, the passphrase in the client's env.
+      const [assignment, command, ...args] = lines[4]!.split('#')[0]!.trim().split(/\s+/);
+      assert.equal(assignment, 'CHAIN_MCP_ENABLE_UNSAFE_WALLET_TOOLS=1');
+      assert.equal(command, 'chain-mcp');
+      const transport = new StdioClientTransport({
+        command: process.execPath, args: ['--import', TSX, BIN('chain-mcp'), ...args], cwd, stderr: 'pipe',
+        env: baseEnv({ CHAIN_HOME: home, CHAIN_NODE_URL: rpcUrl, CHAIN_MCP_ENABLE_UNSAFE_WALLET_TOOLS: '1', CHAIN_KEYSTORE_PASSPHRASE: passphrase }),
+      });
+      const client = new Client({ name: 'command-lines-test', version: '1.0.0' });
+      await client.connect(transport);
+      try {
+        const schemas = JSON.stringify((await client.listTools()).tools.map((t) => t.inputSchema));
+        assert.ok(!/private_key/.test(schemas), 'no tool takes a raw key');
+        const send = (amount: string, extra: Record<string, unknown> = { account: 'alice' }) =>
+          client.callTool({ name: 'send_tokens', arguments: { ...extra, to_address: BOB!.address, amount } });
+        const within = await send('5');
+        assert.notEqual(within.isError, true, JSON.stringify(within));
+        const balances = (within.structuredContent as { balances: Array<{ address: string; balance: string }> }).balances;
+        assert.equal(balances.find((b) => b.address === address)?.balance, '43.05', 'alice sent 5 and paid the 1.95 fee: ' + JSON.stringify(balances));
+        const over = await send('11');
+        assert.equal(over.isError, true);
+        assert.match(JSON.stringify(over.content), /policy_denied.*maxPerTransaction/);
+        const byKey = await send('1', { private_key: ALICE!.privateKey });
+        assert.equal(byKey.isError, true);
+        assert.match(JSON.stringify(byKey.content), /private_key.*privateKeyArguments/);
+      } finally {
+        await client.close();
+      }
+    });
+  });
+
   describe('chain-dashboard', () => {
     it('serves the dashboard (plugins: dashboard) for the node at CHAIN_NODE_URL', async () => {
       const port = await freePort();
