@@ -1,5 +1,6 @@
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { type HostHeaderAllowed, hostHeaderRefusal, loopbackHostHeaderAllowed } from 'chainhost/plugin';
 import { Counter, Gauge, Registry } from 'prom-client';
 import { addBdsHealthMetrics, BdsHealth } from './bds-health-metrics.js';
 import type { DevnetNode } from './devnet-node.js';
@@ -76,9 +77,15 @@ export class NodeMetrics {
 
 export class MetricsServer {
   private readonly server: http.Server;
+  /** The node RPC's DNS-rebinding check (rpc-server.ts): while bound to loopback, Host must name this server. */
+  private hostAllowed: HostHeaderAllowed | null = null;
 
   constructor(metrics: NodeMetrics) {
     this.server = http.createServer((req, res) => {
+      if (this.hostAllowed && !this.hostAllowed(req.headers.host, req.socket)) {
+        res.writeHead(403, { 'Content-Type': 'text/plain' }).end(`${hostHeaderRefusal(req.headers.host)}\n`);
+        return;
+      }
       if (new URL(req.url ?? '/', 'http://x').pathname !== '/metrics') {
         res.writeHead(404, { 'Content-Type': 'text/plain' }).end('not found; metrics are at /metrics\n');
         return;
@@ -91,6 +98,7 @@ export class MetricsServer {
   }
 
   async listen(port: number, host: string): Promise<AddressInfo> {
+    this.hostAllowed = loopbackHostHeaderAllowed(host);
     await new Promise<void>((resolve, reject) => {
       this.server.once('error', reject);
       this.server.listen(port, host, () => { this.server.off('error', reject); resolve(); });

@@ -110,9 +110,12 @@ describe('Host header checks on the loopback query servers and node RPC (DNS reb
   describe('the devnet node RPC bound to loopback', () => {
     let net: Awaited<ReturnType<typeof openDevnet>>;
     let url: string;
+    let metricsUrl: string;
     before(async () => {
       net = await openDevnet();
-      url = (await net.devnet.listen({ port: 0, metricsPort: 0 })).rpcUrl;
+      const listening = await net.devnet.listen({ port: 0, metricsPort: 0 });
+      url = listening.rpcUrl;
+      metricsUrl = listening.metricsUrl!;
     });
     after(() => net.close());
 
@@ -126,6 +129,14 @@ describe('Host header checks on the loopback query servers and node RPC (DNS reb
       assert.equal(rpc.status, 403);
       assert.equal(await upgradeStatus(url.replace(/^http/, 'ws') + '/websocket', { host: `rebind.evil.example:${port}` }), 403);
       assert.equal(await upgradeStatus(url.replace(/^http/, 'ws') + '/websocket', {}), 101);
+    });
+
+    it('its metrics port (9108) too: its own Host is answered, a foreign one gets 403', async () => {
+      const port = new URL(metricsUrl).port;
+      assert.equal((await request(metricsUrl, { headers: { host: `localhost:${port}` } })).status, 200);
+      const refused = await request(metricsUrl, { headers: { host: `rebind.evil.example:${port}` } });
+      assert.equal(refused.status, 403);
+      assert.match(refused.text, /DNS-rebinding/);
     });
   });
 });
