@@ -7,6 +7,7 @@ import { checkTableDefinition, columnOf, type TableDefinition } from '../catalog
 import type { GraphqlQueryFields, GraphqlSchemaBuild } from '../graphql-contributions.js';
 import type { GraphqlRequestContext } from '../execution/request-context.js';
 import { rowByKey, tableOfRow } from '../execution/table-reader.js';
+import { rejectInvalidArguments } from './argument-guard.js';
 import { bdsStatusType, type BdsStatusView } from './bds-status-type.js';
 import { TableCatalog } from '../catalog/relations.js';
 import { quoteIdent, Sql } from '../sql/sql-fragment.js';
@@ -140,5 +141,6 @@ export function buildGraphqlSchema(input: SchemaInput): GraphQLSchema {
   });
   const schema = new GraphQLSchema({ query: queryType, types: [...input.tables.map((t) => types.objectType(t))] });
   assertValidSchema(schema);
+  rejectInvalidArguments(schema);
   return schema;
 }
