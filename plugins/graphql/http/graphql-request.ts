@@ -48,19 +48,11 @@ export async function readGraphqlParams(ctx: Koa.Context, limitBytes: number): P
   return { query: b.query, variables, operationName };
 }
 
-/** `variables`/`extensions`: absent, null, an object, or JSON text of an object. */
+/** `variables`/`extensions`: absent, null or an object (JSON text is refused in a POST body, as grafserv does). */
 function jsonObject(value: unknown, name: 'variables' | 'extensions'): Record<string, unknown> | null {
-  let v: unknown = value ?? null;
-  if (typeof v === 'string') {
-    try {
-      v = JSON.parse(v) as unknown;
-    } catch {
-      v = undefined;
-    }
-  }
-  if (v === null) return null;
-  if (typeof v !== 'object' || Array.isArray(v)) throw new GraphqlRequestError(400, `Invalid ${name}; expected JSON-encoded object`);
-  return v as Record<string, unknown>;
+  if (value === undefined || value === null) return null;
+  if (typeof value !== 'object' || Array.isArray(value)) throw new GraphqlRequestError(400, `Invalid ${name}; expected JSON-encoded object`);
+  return value as Record<string, unknown>;
 }
 
 async function readJson(ctx: Koa.Context, limitBytes: number, type: string): Promise<unknown> {

@@ -200,9 +200,9 @@ export class TableTypes {
       offset: { type: GraphQLInt, description: 'Skip the first `n` values from our `after` cursor, an alternative to cursor based pagination. May not be used with `last`.' },
       before: { type: GraphQLCursor, description: 'Read all values in the set before (above) this cursor.' },
       after: { type: GraphQLCursor, description: 'Read all values in the set after (below) this cursor.' },
-      orderBy: { type: new GraphQLList(new GraphQLNonNull(orderBy)), defaultValue: DEFAULT_ORDER, description: `The method to use when ordering \`${table.typeName}\`.` },
       condition: { type: condition, description: 'A condition to be used in determining which values should be returned by the collection.' },
       filter: { type: filter, description: 'A filter to be used in determining which values should be returned by the collection.' },
+      orderBy: { type: new GraphQLList(new GraphQLNonNull(orderBy)), defaultValue: DEFAULT_ORDER, description: `The method to use when ordering \`${table.typeName}\`.` },
     });
   }
 
