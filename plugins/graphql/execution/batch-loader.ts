@@ -34,6 +34,15 @@ export class BatchLoader<K, V> {
     return promise;
   }
 
+  /**
+   * Answers `key` without a batch (unless it is already asked for): a statement that read these
+   * rows along with their parents' (an inlined relation, table-reader.ts) hands them over here.
+   */
+  prime(key: K, value: V): void {
+    const id = this.idOf(key);
+    if (!this.cache.has(id)) this.cache.set(id, Promise.resolve(value));
+  }
+
   private async dispatch(): Promise<void> {
     const queue = this.queue;
     this.queue = [];

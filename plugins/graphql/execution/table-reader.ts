@@ -2,7 +2,7 @@ import type { ColumnDefinition, TableDefinition } from '../catalog/table-definit
 import { aggregateAlias, type GroupByValue, type RequestedAggregate } from '../sql/aggregates.js';
 import type { ConnectionPlan } from '../sql/connection-plan.js';
 import type { Sql } from '../sql/sql-fragment.js';
-import { aggregatesSql, countSql, KEY_PREFIX, pageSql, rowsByKeySql, type Partition } from '../sql/connection-sql.js';
+import { aggregatesSql, chainPageSql, countSql, KEY_PREFIX, levelColumn, levelNames, pageSql, rowsByKeySql, type InlineLevel, type Partition } from '../sql/connection-sql.js';
 import { encodeCursor } from '../sql/cursor.js';
 import { BatchLoader, keyId } from './batch-loader.js';
 import type { GraphqlRequestContext } from './request-context.js';
@@ -12,7 +12,10 @@ import type { Row } from './sql-runner.js';
  * Reads rows for resolvers through per-request batch loaders. A connection (root or relation)
  * is a `ConnectionValue`: nothing runs until a field asks for it, and then the page, the
  * count, the cursor checks and the aggregates each cost one statement for every parent of the
- * same level together.
+ * same level together. A chain of relations selected under a page's nodes (blocks →
+ * transactions → events) is read in the page's own statement (`chain`, one LEFT JOIN LATERAL
+ * per level) and handed to the relations' loaders, so the whole chain costs one statement, as
+ * PostGraphile 5 compiles it.
  */
 
 /** Marks which table a row came from (the `Node` interface resolves its type from it). */
@@ -49,57 +52,138 @@ export interface RelationKey {
   values: readonly unknown[];
 }
 
+/** The columns a connection's rows carry: what the query reads plus the order and key columns (cursors, relations). */
+export function readColumns(plan: ConnectionPlan, columns: Iterable<string> | null): ReadonlySet<string> | null {
+  if (!columns) return null;
+  const set = new Set(columns);
+  for (const t of plan.order.terms) if (!t.expression) set.add(t.column.name);
+  for (const c of plan.table.primaryKey) set.add(c);
+  return set;
+}
+
+/** A relation below a connection's nodes, read in that connection's statement. */
+export interface InlineRelation extends InlineLevel {
+  /** The child's foreign key columns (what its ConnectionValue is keyed on). */
+  keyColumns: readonly ColumnDefinition[];
+}
+
 export class ConnectionValue {
   private pagePromise: Promise<Page> | null = null;
+  private readonly columns: ReadonlySet<string> | null;
 
   /**
    * @param columns the columns the query reads from the rows (null: all); the order and key
    *   columns are added, since cursors and relations need them.
+   * @param chain relations below this page's nodes to read in its statement, top down
+   *   (each level's `read` built with `readColumns`).
    */
   constructor(
     readonly ctx: GraphqlRequestContext,
     readonly plan: ConnectionPlan,
     readonly relation: RelationKey | null,
     columns: Iterable<string> | null = null,
+    readonly chain: readonly InlineRelation[] = [],
   ) {
-    if (columns) {
-      const set = new Set(columns);
-      for (const t of plan.order.terms) set.add(t.column.name);
-      for (const c of plan.table.primaryKey) set.add(c);
-      this.columns = set;
-    }
+    this.columns = readColumns(plan, columns);
   }
-
-  private readonly columns: ReadonlySet<string> | null = null;
 
   get table(): TableDefinition {
     return this.plan.table;
   }
 
   page(): Promise<Page> {
-    const columns = this.columns ? [...this.columns].sort().join(',') : '*';
-    this.pagePromise ??= this.load<Page>(`page:${columns}`, { rows: [], hasMore: false }, async (partition) => {
-      const rows = await this.ctx.sql.rows(pageSql(this.ctx.dbSchema, this.plan, partition, this.columns, this.ctx.rowBudget.remaining + 1));
-      this.ctx.rowBudget.take(rows.length);
-      const groups = new Map<string, Row[]>();
-      for (const row of rows) {
-        const id = partition ? takeKey(row, partition.columns.length) : ROOT;
-        let group = groups.get(id);
-        if (!group) groups.set(id, (group = []));
-        group.push(tag(this.plan.table, row));
-      }
-      const out = new Map<string, Page>();
-      for (const [id, group] of groups) {
-        const limit = this.plan.limit;
-        const hasMore = limit !== null && group.length > limit;
-        let page = hasMore ? group.slice(0, limit!) : group;
-        if (this.plan.backward) page.reverse();
-        if (this.plan.lastOfFirst !== null) page = page.slice(Math.max(0, page.length - this.plan.lastOfFirst));
-        out.set(id, { rows: page, hasMore });
-      }
-      return out;
-    });
+    this.pagePromise ??= this.pageLoader().load(this.relation ? this.relation.values : []);
     return this.pagePromise;
+  }
+
+  /** Hands this connection its page, read by a parent's statement; a page already asked for is kept. */
+  primePage(page: Page): void {
+    this.pageLoader().prime(this.relation ? this.relation.values : [], page);
+  }
+
+  private pageLoader(): BatchLoader<readonly unknown[], Page> {
+    const columns = this.columns ? [...this.columns].sort().join(',') : '*';
+    const chain = this.chain.map((l) => `${l.childColumns.join(',')}>${l.plan.signature}>${l.read ? [...l.read].sort().join(',') : '*'}`).join('/');
+    return this.loader<Page>(`page:${columns}|${chain}`, { rows: [], hasMore: false }, (partition) => (this.chain.length ? this.readChain(partition) : this.readPage(partition)));
+  }
+
+  private async readPage(partition: Partition | null): Promise<Map<string, Page>> {
+    const rows = await this.ctx.sql.rows(pageSql(this.ctx.dbSchema, this.plan, partition, this.columns, this.ctx.rowBudget.remaining + 1));
+    this.ctx.rowBudget.take(rows.length);
+    const groups = new Map<string, Row[]>();
+    for (const row of rows) {
+      const id = partition ? takeKey(row, partition.columns.length) : ROOT;
+      let group = groups.get(id);
+      if (!group) groups.set(id, (group = []));
+      group.push(tag(this.plan.table, row));
+    }
+    const out = new Map<string, Page>();
+    for (const [id, group] of groups) out.set(id, pageOf(this.plan, group));
+    return out;
+  }
+
+  /**
+   * This page and the chain's pages in one statement (chainPageSql): every joined row is split
+   * into its levels, each distinct row kept once in the order it first comes, and each level's
+   * pages are handed to the loaders its ConnectionValues will ask.
+   */
+  private async readChain(partition: Partition | null): Promise<Map<string, Page>> {
+    const joined = await this.ctx.sql.rows(chainPageSql(this.ctx.dbSchema, this.plan, partition, this.columns, this.chain, this.ctx.rowBudget.remaining + 1));
+    const levels = [this.plan, ...this.chain.map((l) => l.plan)];
+    const names = this.chain.map((l) => levelNames(l.plan, l.read));
+    // Per level: distinct rows by their primary key, and each parent's children in order.
+    const seen = levels.map(() => new Map<string, Row>());
+    const children = this.chain.map(() => new Map<Row, Row[]>());
+    const groups = new Map<string, Row[]>();
+    for (const r of joined) {
+      const parts: Row[] = [];
+      for (let l = this.chain.length; l >= 1; l--) {
+        const part: Row = {};
+        for (const name of names[l - 1]!) {
+          const key = levelColumn(l, name);
+          part[name] = r[key];
+          delete r[key];
+        }
+        parts[l] = part;
+      }
+      const group = partition ? takeKey(r, partition.columns.length) : ROOT;
+      parts[0] = r;
+      let parent: Row | null = null;
+      for (let l = 0; l < levels.length; l++) {
+        const table = levels[l]!.table;
+        const part = parts[l]!;
+        if (part[table.primaryKey[0]!] === null || part[table.primaryKey[0]!] === undefined) break; // no row at this level (LEFT JOIN)
+        const id = `${l === 0 ? group : ''}|${keyId(table.primaryKey.map((c) => part[c]))}`;
+        let row = seen[l]!.get(id);
+        if (!row) {
+          row = tag(table, part);
+          seen[l]!.set(id, row);
+          if (l === 0) {
+            let list = groups.get(group);
+            if (!list) groups.set(group, (list = []));
+            list.push(row);
+          } else {
+            let list = children[l - 1]!.get(parent!);
+            if (!list) children[l - 1]!.set(parent!, (list = []));
+            list.push(row);
+          }
+        }
+        parent = row;
+      }
+    }
+    this.ctx.rowBudget.take(seen.reduce((n, m) => n + m.size, 0));
+    this.chain.forEach((level, i) => {
+      const below = this.chain.slice(i + 1);
+      for (const parentRow of seen[i]!.values()) {
+        const values = level.parentColumns.map((c) => parentRow[c]);
+        if (values.some((v) => v === null || v === undefined)) continue;
+        const child = new ConnectionValue(this.ctx, level.plan, { columns: level.keyColumns, values }, level.read, below);
+        child.primePage(pageOf(level.plan, children[i]!.get(parentRow) ?? []));
+      }
+    });
+    const out = new Map<string, Page>();
+    for (const [id, group] of groups) out.set(id, pageOf(this.plan, group));
+    return out;
   }
 
   cursorOf(row: Row): string {
@@ -156,22 +240,35 @@ export class ConnectionValue {
     });
   }
 
+  private load<V>(what: string, missing: V, run: (partition: Partition | null) => Promise<Map<string, V>>): Promise<V> {
+    return this.loader(what, missing, run).load(this.relation ? this.relation.values : []);
+  }
+
   /**
    * One loader per (what, plan, relation columns): every parent of this execution level with
    * the same arguments joins the batch; its key is the parent's values.
    */
-  private load<V>(what: string, missing: V, run: (partition: Partition | null) => Promise<Map<string, V>>): Promise<V> {
+  private loader<V>(what: string, missing: V, run: (partition: Partition | null) => Promise<Map<string, V>>): BatchLoader<readonly unknown[], V> {
     const relation = this.relation;
     const loaderId = `${what}|${this.plan.signature}|${relation ? relation.columns.map((c) => c.name).join(',') : ''}`;
-    const loader = this.ctx.loader<readonly unknown[], V>(loaderId, () =>
+    return this.ctx.loader<readonly unknown[], V>(loaderId, () =>
       new BatchLoader<readonly unknown[], V>(async (keys) => {
         if (!relation) return run(null);
         const unique = new Map(keys.map((k) => [keyId(k), k]));
         return run({ columns: relation.columns, keys: [...unique.values()] });
       }, keyId, missing),
     );
-    return loader.load(relation ? relation.values : []);
   }
+}
+
+/** A parent's rows (limit + 1 read) as its page: hasMore, read backwards for `last`, `last` of `first`. */
+function pageOf(plan: ConnectionPlan, group: Row[]): Page {
+  const limit = plan.limit;
+  const hasMore = limit !== null && group.length > limit;
+  let rows = hasMore ? group.slice(0, limit!) : group;
+  if (plan.backward) rows.reverse();
+  if (plan.lastOfFirst !== null) rows = rows.slice(Math.max(0, rows.length - plan.lastOfFirst));
+  return { rows, hasMore };
 }
 
 const ROOT = keyId([]);

@@ -124,6 +124,56 @@ export function pageSql(schema: string, plan: ConnectionPlan, partition: Partiti
   return Sql.build`SELECT ${keys.map((k) => `"k".${k}`).join(', ')}, "x".* FROM ${values} AS "k"(${keys.join(', ')}) CROSS JOIN LATERAL (SELECT ${selectList(plan.table, T, columns)}${orderSelects(plan)} FROM ${from} AS ${quoteIdent(T)} WHERE ${join} ${tail}) AS "x" LIMIT ${String(cap)}`;
 }
 
+/**
+ * A relation read in its parent's statement (an explorer's blocks → transactions → events):
+ * the child page of every parent row, matched on the foreign key, as one more LEFT JOIN
+ * LATERAL level. `read` is what the child's rows must carry (null: every column).
+ */
+export interface InlineLevel {
+  plan: ConnectionPlan;
+  /** The child's foreign key columns… */
+  childColumns: readonly string[];
+  /** …and the parent columns they reference. */
+  parentColumns: readonly string[];
+  read: ReadonlySet<string> | null;
+}
+
+/** The name a level's column carries in the joined row (`__1_hash`); level 0 keeps plain names. */
+export function levelColumn(level: number, name: string): string {
+  return `__${level}_${name}`;
+}
+
+/** The names a level's subquery yields: its columns (table order) and its order expressions. */
+export function levelNames(plan: ConnectionPlan, read: ReadonlySet<string> | null): string[] {
+  return [...plan.table.columns.filter((c) => !read || read.has(c.name)).map((c) => c.name), ...plan.order.terms.filter((t) => t.expression).map((t) => t.column.name)];
+}
+
+/**
+ * The page of `plan` (partitioned or not) with every level of `chain` joined below it: one row
+ * per path from a top row down to the deepest level that has rows (NULLs below), in the order
+ * of each level's page. Each level reads its page per parent (limit + 1 rows, for hasMore);
+ * the whole statement is capped at `cap` rows, each of which carries a row no other carries
+ * (the deepest one present), so reading past the request's budget is still seen at the cap.
+ */
+export function chainPageSql(schema: string, plan: ConnectionPlan, partition: Partition | null, columns: ReadonlySet<string> | null, chain: readonly InlineLevel[], cap: number): Sql {
+  const selects = ['"l0".*'];
+  const joins: Sql[] = [];
+  chain.forEach((level, i) => {
+    const at = i + 1;
+    const alias = quoteIdent(`l${at}`);
+    for (const name of levelNames(level.plan, level.read)) selects.push(`${alias}.${quoteIdent(name)} AS ${quoteIdent(levelColumn(at, name))}`);
+    const on = level.childColumns.map((c, k) => Sql.raw(`${col(T, c)} = ${col(`l${i}`, level.parentColumns[k]!)}`));
+    joins.push(Sql.build` LEFT JOIN LATERAL (${pageBody(schema, level.plan, level.read, Sql.and([...on, boundedWhere(level.plan)]), cap)}) AS ${alias} ON TRUE`);
+  });
+  return Sql.build`SELECT ${selects.join(', ')} FROM (${pageSql(schema, plan, partition, columns, cap)}) AS "l0"${Sql.join(joins, '')} LIMIT ${String(cap)}`;
+}
+
+function pageBody(schema: string, plan: ConnectionPlan, columns: ReadonlySet<string> | null, where: Sql, cap: number): Sql {
+  const order = orderSql(plan.order.terms, plan.backward);
+  const limit = plan.limit === null ? cap : Math.min(plan.limit + 1, cap);
+  return Sql.build`SELECT ${selectList(plan.table, T, columns)}${orderSelects(plan)} FROM ${tableRef(schema, plan.table)} AS ${quoteIdent(T)} WHERE ${where} ORDER BY ${order} LIMIT ${String(limit)}${plan.offset ? ` OFFSET ${plan.offset}` : ''}`;
+}
+
 function partitionSelect(partition: Partition | null): string {
   return partition ? partition.columns.map((c, i) => `${col(T, c.name)} AS ${quoteIdent(`${KEY_PREFIX}${i}`)}`).join(', ') + ', ' : '';
 }
