@@ -34,7 +34,7 @@ export function createGraphqlEngine(source: BdsSource, options: EngineOptions, c
   const tables = [...BDS_TABLES, ...contributions.flatMap((c) => (c.kind === 'table' ? [c.table] : []))];
   const fields = contributions.flatMap((c) => (c.kind === 'fields' ? [c.fields] : []));
   const schema = buildGraphqlSchema({ tables, fields, status: (ctx) => bdsStatusView(ctx, source), dbSchema: source.schema, dynamicJson: options.dynamicJson, rootOrder: POSTGRAPHILE_ROOT_ORDER });
-  const runner = new KnexSqlRunner(() => source.knex, { timeoutMs: options.statementTimeoutMs, cancelOnTimeout: source.kind === 'postgres', log });
+  const runner = new KnexSqlRunner(() => source.knex, { timeoutMs: options.statementTimeoutMs, cancelOnTimeout: source.kind === 'postgres', prepare: source.kind === 'postgres', log });
   const limits = queryLimitsOf(options);
   const documents = new DocumentCache(schema, options.maxTokens);
   const context = () => createRequestContext(source.schema, runner, { max: options.maxPageSize, relation: options.relationPageSize }, options.maxRowsRead);

@@ -2,6 +2,7 @@ import { GraphQLError } from 'graphql';
 import type { Knex } from 'knex';
 import type { Logger } from '../../../core/logger.js';
 import type { Sql } from '../sql/sql-fragment.js';
+import { statementName, usePreparedStatement } from './prepared-statements.js';
 
 /**
  * Runs the GraphQL layer's SELECTs on the BDS database, each under the statement timeout: a
@@ -19,6 +20,8 @@ export interface KnexSqlRunnerOptions {
   timeoutMs: number;
   /** Cancel the statement on the server when it times out (PostgreSQL only). */
   cancelOnTimeout: boolean;
+  /** Run statements as named prepared statements (PostgreSQL's node-postgres only; prepared-statements.ts). */
+  prepare?: boolean;
   log: Logger;
 }
 
@@ -28,12 +31,26 @@ export class KnexSqlRunner implements SqlRunner {
 
   async rows(sql: Sql): Promise<Row[]> {
     try {
-      const query = this.knex().raw(sql.text, sql.values as Knex.RawBinding[]);
-      const result = await query.timeout(this.options.timeoutMs, { cancel: this.options.cancelOnTimeout });
-      return (result as { rows: Row[] }).rows;
+      const knex = this.knex();
+      if (!this.options.prepare) return await this.run(knex.raw(sql.text, sql.values as Knex.RawBinding[]));
+      // The statement needs its connection by name, so it is held for the statement.
+      const connection: unknown = await knex.client.acquireConnection();
+      try {
+        let query = knex.raw(sql.text, sql.values as Knex.RawBinding[]).connection(connection as never);
+        const name = statementName(sql.text);
+        if (usePreparedStatement(connection, name)) query = query.options({ name });
+        return await this.run(query);
+      } finally {
+        await knex.client.releaseConnection(connection);
+      }
     } catch (err) {
       throw databaseError(err, this.options.timeoutMs, this.options.log);
     }
+  }
+
+  private async run(query: Knex.Raw): Promise<Row[]> {
+    const result = await query.timeout(this.options.timeoutMs, { cancel: this.options.cancelOnTimeout });
+    return (result as { rows: Row[] }).rows;
   }
 }
 

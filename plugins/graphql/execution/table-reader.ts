@@ -84,8 +84,13 @@ export class ConnectionValue {
     columns: Iterable<string> | null = null,
     readonly chain: readonly InlineRelation[] = [],
   ) {
-    this.columns = readColumns(plan, columns);
+    const shape = shapeOf(plan, columns, chain);
+    this.columns = shape.columns;
+    this.pageWhat = shape.pageWhat;
   }
+
+  /** The page loader's name: the columns read and the chain read with them. */
+  private readonly pageWhat: string;
 
   get table(): TableDefinition {
     return this.plan.table;
@@ -96,15 +101,28 @@ export class ConnectionValue {
     return this.pagePromise;
   }
 
+  /**
+   * The page when it is already read (a parent's statement read it, or an earlier field asked):
+   * resolvers answer it without a promise, so a page of rows with relations below them is
+   * completed synchronously by graphql-js instead of one promise per row and field.
+   */
+  pageNow(): Page | undefined {
+    return this.pageLoader().peek(this.relation ? this.relation.values : []);
+  }
+
   /** Hands this connection its page, read by a parent's statement; a page already asked for is kept. */
   primePage(page: Page): void {
     this.pageLoader().prime(this.relation ? this.relation.values : [], page);
   }
 
+  private pageLoaderValue: BatchLoader<readonly unknown[], Page> | null = null;
+
   private pageLoader(): BatchLoader<readonly unknown[], Page> {
-    const columns = this.columns ? [...this.columns].sort().join(',') : '*';
-    const chain = this.chain.map((l) => `${l.childColumns.join(',')}>${l.plan.signature}>${l.read ? [...l.read].sort().join(',') : '*'}`).join('/');
-    return this.loader<Page>(`page:${columns}|${chain}`, { rows: [], hasMore: false }, (partition) => (this.chain.length ? this.readChain(partition) : this.readPage(partition)));
+    return (this.pageLoaderValue ??= this.newPageLoader());
+  }
+
+  private newPageLoader(): BatchLoader<readonly unknown[], Page> {
+    return this.loader<Page>(this.pageWhat, { rows: [], hasMore: false }, (partition) => (this.chain.length ? this.readChain(partition) : this.readPage(partition)));
   }
 
   private async readPage(partition: Partition | null): Promise<Map<string, Page>> {
@@ -129,44 +147,37 @@ export class ConnectionValue {
    */
   private async readChain(partition: Partition | null): Promise<Map<string, Page>> {
     const joined = await this.ctx.sql.rows(chainPageSql(this.ctx.dbSchema, this.plan, partition, this.columns, this.chain, this.ctx.rowBudget.remaining + 1));
-    const levels = [this.plan, ...this.chain.map((l) => l.plan)];
-    const names = this.chain.map((l) => levelNames(l.plan, l.read));
+    const levels = [this.plan, ...this.chain.map((l) => l.plan)].map((plan, l) => ({
+      table: plan.table,
+      // Its columns as named in the joined row (level 0 plain, below `__<level>_<name>`), and its primary key's.
+      fields: levelNames(plan, l === 0 ? this.columns : this.chain[l - 1]!.read).map((name) => [name, l === 0 ? name : levelColumn(l, name)] as const),
+      key: plan.table.primaryKey.map((c) => (l === 0 ? c : levelColumn(l, c))),
+    }));
+    const partitionKeys = partition ? partition.columns.map((_c, i) => `${KEY_PREFIX}${i}`) : [];
     // Per level: distinct rows by their primary key, and each parent's children in order.
     const seen = levels.map(() => new Map<string, Row>());
     const children = this.chain.map(() => new Map<Row, Row[]>());
     const groups = new Map<string, Row[]>();
     for (const r of joined) {
-      const parts: Row[] = [];
-      for (let l = this.chain.length; l >= 1; l--) {
-        const part: Row = {};
-        for (const name of names[l - 1]!) {
-          const key = levelColumn(l, name);
-          part[name] = r[key];
-          delete r[key];
-        }
-        parts[l] = part;
-      }
-      const group = partition ? takeKey(r, partition.columns.length) : ROOT;
-      parts[0] = r;
+      const group = partition ? keyId(partitionKeys.map((k) => r[k])) : ROOT;
       let parent: Row | null = null;
       for (let l = 0; l < levels.length; l++) {
-        const table = levels[l]!.table;
-        const part = parts[l]!;
-        if (part[table.primaryKey[0]!] === null || part[table.primaryKey[0]!] === undefined) break; // no row at this level (LEFT JOIN)
-        const id = `${l === 0 ? group : ''}|${keyId(table.primaryKey.map((c) => part[c]))}`;
+        const level = levels[l]!;
+        const first = r[level.key[0]!];
+        if (first === null || first === undefined) break; // no row at this level (LEFT JOIN)
+        const pk = level.key.length === 1 ? keyId([first]) : keyId(level.key.map((k) => r[k]));
+        const id = l === 0 && partition ? `${group}|${pk}` : pk;
         let row = seen[l]!.get(id);
         if (!row) {
-          row = tag(table, part);
+          // A fresh object per row (deleting the other levels' keys from the driver's row would make every row slow to read).
+          row = {};
+          for (const [name, key] of level.fields) row[name] = r[key];
+          tag(level.table, row);
           seen[l]!.set(id, row);
-          if (l === 0) {
-            let list = groups.get(group);
-            if (!list) groups.set(group, (list = []));
-            list.push(row);
-          } else {
-            let list = children[l - 1]!.get(parent!);
-            if (!list) children[l - 1]!.set(parent!, (list = []));
-            list.push(row);
-          }
+          const list = l === 0 ? groups.get(group) : children[l - 1]!.get(parent!);
+          if (list) list.push(row);
+          else if (l === 0) groups.set(group, [row]);
+          else children[l - 1]!.set(parent!, [row]);
         }
         parent = row;
       }
@@ -259,6 +270,29 @@ export class ConnectionValue {
       }, keyId, missing),
     );
   }
+}
+
+interface Shape {
+  plan: ConnectionPlan;
+  chain: readonly InlineRelation[];
+  columns: ReadonlySet<string> | null;
+  pageWhat: string;
+}
+
+/**
+ * Every parent row of a relation builds its ConnectionValue from the same (memoised) columns
+ * and chain: their read set and loader name are computed once per such object, not per row.
+ */
+const shapes = new WeakMap<object, Shape>();
+
+function shapeOf(plan: ConnectionPlan, columns: Iterable<string> | null, chain: readonly InlineRelation[]): Shape {
+  const cached = columns ? shapes.get(columns) : undefined;
+  if (cached && cached.plan === plan && cached.chain === chain) return cached;
+  const read = readColumns(plan, columns);
+  const chainKey = chain.map((l) => `${l.childColumns.join(',')}>${l.plan.signature}>${l.read ? [...l.read].sort().join(',') : '*'}`).join('/');
+  const shape = { plan, chain, columns: read, pageWhat: `page:${read ? [...read].sort().join(',') : '*'}|${chainKey}` };
+  if (columns) shapes.set(columns, shape);
+  return shape;
 }
 
 /** A parent's rows (limit + 1 read) as its page: hasMore, read backwards for `last`, `last` of `first`. */

@@ -9,7 +9,7 @@ import { columnOf, type ForeignKeyDefinition, type TableDefinition } from '../ca
 import type { GraphqlRequestContext } from '../execution/request-context.js';
 import type { Row } from '../execution/sql-runner.js';
 import { findInvalidArgument } from '../execution/input-errors.js';
-import { ConnectionValue, readColumns, rowByKey, type InlineRelation, type RelationKey } from '../execution/table-reader.js';
+import { ConnectionValue, readColumns, rowByKey, type InlineRelation, type Page, type RelationKey } from '../execution/table-reader.js';
 import { pageSizesFor, planConnection, type ConnectionArgs } from '../sql/connection-plan.js';
 import { DEFAULT_ORDER, orderByValues } from '../sql/order-by.js';
 import { havingSql } from '../sql/having.js';
@@ -235,11 +235,19 @@ export class TableTypes {
       name: typeNames.connection(table),
       description: `A list of \`${table.typeName}\` values.`,
       fields: {
-        nodes: { type: new GraphQLNonNull(new GraphQLList(object)), description: `A list of \`${table.typeName}\` objects.`, resolve: async (c) => (await c.page()).rows },
+        nodes: {
+          type: new GraphQLNonNull(new GraphQLList(object)),
+          description: `A list of \`${table.typeName}\` objects.`,
+          resolve: (c) => c.pageNow()?.rows ?? c.page().then((p) => p.rows),
+        },
         edges: {
           type: new GraphQLNonNull(new GraphQLList(edge)),
           description: `A list of edges which contains the \`${table.typeName}\` and cursor to aid in pagination.`,
-          resolve: async (c) => (await c.page()).rows.map((row) => ({ row, connection: c })),
+          resolve: (c) => {
+            const edges = (p: Page) => p.rows.map((row) => ({ row, connection: c }));
+            const now = c.pageNow();
+            return now ? edges(now) : c.page().then(edges);
+          },
         },
         pageInfo: { type: new GraphQLNonNull(PageInfoType), description: 'Information to aid in pagination.', resolve: (c) => c },
         totalCount: { type: new GraphQLNonNull(GraphQLInt), description: `The count of *all* \`${table.typeName}\` you could get from the connection.`, resolve: (c) => c.totalCount() },
