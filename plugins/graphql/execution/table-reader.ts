@@ -2,7 +2,7 @@ import type { ColumnDefinition, TableDefinition } from '../catalog/table-definit
 import { aggregateAlias, type GroupByValue, type RequestedAggregate } from '../sql/aggregates.js';
 import type { ConnectionPlan } from '../sql/connection-plan.js';
 import type { Sql } from '../sql/sql-fragment.js';
-import { aggregatesSql, chainPageSql, countSql, KEY_PREFIX, levelColumn, levelNames, pageSql, rowsByKeySql, type InlineLevel, type Partition } from '../sql/connection-sql.js';
+import { aggregatesSql, chainPageSql, countSql, firstRowNumber, KEY_PREFIX, levelColumn, levelNames, pageSql, ROW_NUMBER, rowsByKeySql, type InlineLevel, type Partition } from '../sql/connection-sql.js';
 import { encodeCursor } from '../sql/cursor.js';
 import { BatchLoader, keyId } from './batch-loader.js';
 import type { GraphqlRequestContext } from './request-context.js';
@@ -152,6 +152,8 @@ export class ConnectionValue {
       // Its columns as named in the joined row (level 0 plain, below `__<level>_<name>`), and its primary key's.
       fields: levelNames(plan, l === 0 ? this.columns : this.chain[l - 1]!.read).map((name) => [name, l === 0 ? name : levelColumn(l, name)] as const),
       key: plan.table.primaryKey.map((c) => (l === 0 ? c : levelColumn(l, c))),
+      rowNumber: l === 0 ? null : levelColumn(l, ROW_NUMBER),
+      firstRow: firstRowNumber(plan),
     }));
     const partitionKeys = partition ? partition.columns.map((_c, i) => `${KEY_PREFIX}${i}`) : [];
     // Per level: distinct rows by their primary key, and each parent's children in order.
@@ -169,6 +171,11 @@ export class ConnectionValue {
         const id = l === 0 && partition ? `${group}|${pk}` : pk;
         let row = seen[l]!.get(id);
         if (!row) {
+          // Its columns travel on its first path only (chainPageSql): every level below at its first row, or absent.
+          for (let m = l + 1; m < levels.length; m++) {
+            const n = r[levels[m]!.rowNumber!];
+            if (n !== null && n !== undefined && Number(n) !== levels[m]!.firstRow) throw new Error('relation chain rows came out of their page order');
+          }
           // A fresh object per row (deleting the other levels' keys from the driver's row would make every row slow to read).
           row = {};
           for (const [name, key] of level.fields) row[name] = r[key];
