@@ -84,13 +84,13 @@ export class ConnectionValue {
     columns: Iterable<string> | null = null,
     readonly chain: readonly InlineRelation[] = [],
   ) {
-    const shape = shapeOf(plan, columns, chain);
+    const shape = shapeOf(plan, columns, chain, relation);
     this.columns = shape.columns;
-    this.pageWhat = shape.pageWhat;
+    this.pageId = shape.pageId;
   }
 
-  /** The page loader's name: the columns read and the chain read with them. */
-  private readonly pageWhat: string;
+  /** The page loader's id: the columns read, the chain read with them, the plan and the relation's columns. */
+  private readonly pageId: string;
 
   get table(): TableDefinition {
     return this.plan.table;
@@ -122,7 +122,7 @@ export class ConnectionValue {
   }
 
   private newPageLoader(): BatchLoader<readonly unknown[], Page> {
-    return this.loader<Page>(this.pageWhat, { rows: [], hasMore: false }, (partition) => (this.chain.length ? this.readChain(partition) : this.readPage(partition)));
+    return this.loaderById<Page>(this.pageId, { rows: [], hasMore: false }, (partition) => (this.chain.length ? this.readChain(partition) : this.readPage(partition)));
   }
 
   private async readPage(partition: Partition | null): Promise<Map<string, Page>> {
@@ -267,8 +267,11 @@ export class ConnectionValue {
    * the same arguments joins the batch; its key is the parent's values.
    */
   private loader<V>(what: string, missing: V, run: (partition: Partition | null) => Promise<Map<string, V>>): BatchLoader<readonly unknown[], V> {
+    return this.loaderById(loaderIdOf(what, this.plan, this.relation), missing, run);
+  }
+
+  private loaderById<V>(loaderId: string, missing: V, run: (partition: Partition | null) => Promise<Map<string, V>>): BatchLoader<readonly unknown[], V> {
     const relation = this.relation;
-    const loaderId = `${what}|${this.plan.signature}|${relation ? relation.columns.map((c) => c.name).join(',') : ''}`;
     return this.ctx.loader<readonly unknown[], V>(loaderId, () =>
       new BatchLoader<readonly unknown[], V>(async (keys) => {
         if (!relation) return run(null);
@@ -283,7 +286,12 @@ interface Shape {
   plan: ConnectionPlan;
   chain: readonly InlineRelation[];
   columns: ReadonlySet<string> | null;
-  pageWhat: string;
+  relationColumns: readonly ColumnDefinition[] | null;
+  pageId: string;
+}
+
+function loaderIdOf(what: string, plan: ConnectionPlan, relation: RelationKey | null): string {
+  return `${what}|${plan.signature}|${relation ? relation.columns.map((c) => c.name).join(',') : ''}`;
 }
 
 /**
@@ -292,12 +300,13 @@ interface Shape {
  */
 const shapes = new WeakMap<object, Shape>();
 
-function shapeOf(plan: ConnectionPlan, columns: Iterable<string> | null, chain: readonly InlineRelation[]): Shape {
+function shapeOf(plan: ConnectionPlan, columns: Iterable<string> | null, chain: readonly InlineRelation[], relation: RelationKey | null): Shape {
   const cached = columns ? shapes.get(columns) : undefined;
-  if (cached && cached.plan === plan && cached.chain === chain) return cached;
+  if (cached && cached.plan === plan && cached.chain === chain && cached.relationColumns === (relation?.columns ?? null)) return cached;
   const read = readColumns(plan, columns);
   const chainKey = chain.map((l) => `${l.childColumns.join(',')}>${l.plan.signature}>${l.read ? [...l.read].sort().join(',') : '*'}`).join('/');
-  const shape = { plan, chain, columns: read, pageWhat: `page:${read ? [...read].sort().join(',') : '*'}|${chainKey}` };
+  const pageWhat = `page:${read ? [...read].sort().join(',') : '*'}|${chainKey}`;
+  const shape = { plan, chain, columns: read, relationColumns: relation?.columns ?? null, pageId: loaderIdOf(pageWhat, plan, relation) };
   if (columns) shapes.set(columns, shape);
   return shape;
 }

@@ -307,10 +307,11 @@ export class TableTypes {
     for (const child of this.tables) {
       for (const fk of child.foreignKeys ?? []) {
         if (fk.references.table !== table.name) continue;
+        const keyColumns = fk.columns.map((c) => columnOf(child, c));
         add(backwardRelationName(child, fk), this.connectionField(
           child,
           `Reads and enables pagination through a set of \`${child.typeName}\`.`,
-          (row) => ({ columns: fk.columns.map((c) => columnOf(child, c)), values: fk.references.columns.map((c) => row[c]) }),
+          (row) => ({ columns: keyColumns, values: fk.references.columns.map((c) => row[c]) }),
           false,
           fk,
         ) as GraphQLFieldConfig<Row, GraphqlRequestContext>);
