@@ -14,6 +14,13 @@ export type Row = Record<string, unknown>;
 
 export interface SqlRunner {
   rows(sql: Sql): Promise<Row[]>;
+  /** The rows as arrays in column order, with the column names: no object per row (wide joined reads). */
+  table(sql: Sql): Promise<RowTable>;
+}
+
+export interface RowTable {
+  names: string[];
+  rows: unknown[][];
 }
 
 export interface KnexSqlRunnerOptions {
@@ -30,16 +37,29 @@ export class KnexSqlRunner implements SqlRunner {
   constructor(private readonly knex: () => Knex, private readonly options: KnexSqlRunnerOptions) {}
 
   async rows(sql: Sql): Promise<Row[]> {
+    return (await this.query(sql, {})).rows as Row[];
+  }
+
+  async table(sql: Sql): Promise<RowTable> {
+    const result = await this.query(sql, { rowMode: 'array' });
+    const names = (result.fields ?? []).map((f) => f.name);
+    const first = result.rows[0];
+    if (first === undefined || Array.isArray(first)) return { names, rows: result.rows as unknown[][] };
+    // A driver that ignored rowMode: the same table from its objects.
+    const keys = names.length ? names : Object.keys(first as Row);
+    return { names: keys, rows: (result.rows as Row[]).map((r) => keys.map((k) => r[k])) };
+  }
+
+  private async query(sql: Sql, options: Record<string, unknown>): Promise<{ rows: unknown[]; fields?: Array<{ name: string }> }> {
     try {
       const knex = this.knex();
-      if (!this.options.prepare) return await this.run(knex.raw(sql.text, sql.values as Knex.RawBinding[]));
+      if (!this.options.prepare) return await this.run(knex.raw(sql.text, sql.values as Knex.RawBinding[]).options(options));
       // The statement needs its connection by name, so it is held for the statement.
       const connection: unknown = await knex.client.acquireConnection();
       try {
-        let query = knex.raw(sql.text, sql.values as Knex.RawBinding[]).connection(connection as never);
         const name = statementName(sql.text);
-        if (usePreparedStatement(connection, name)) query = query.options({ name });
-        return await this.run(query);
+        const named = usePreparedStatement(connection, name) ? { ...options, name } : options;
+        return await this.run(knex.raw(sql.text, sql.values as Knex.RawBinding[]).connection(connection as never).options(named));
       } finally {
         await knex.client.releaseConnection(connection);
       }
@@ -48,9 +68,8 @@ export class KnexSqlRunner implements SqlRunner {
     }
   }
 
-  private async run(query: Knex.Raw): Promise<Row[]> {
-    const result = await query.timeout(this.options.timeoutMs, { cancel: this.options.cancelOnTimeout });
-    return (result as { rows: Row[] }).rows;
+  private async run(query: Knex.Raw): Promise<{ rows: unknown[]; fields?: Array<{ name: string }> }> {
+    return (await query.timeout(this.options.timeoutMs, { cancel: this.options.cancelOnTimeout })) as { rows: unknown[]; fields?: Array<{ name: string }> };
   }
 }
 

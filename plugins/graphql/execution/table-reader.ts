@@ -110,9 +110,13 @@ export class ConnectionValue {
     return this.pageLoader().peek(this.relation ? this.relation.values : []);
   }
 
-  /** Hands this connection its page, read by a parent's statement; a page already asked for is kept. */
-  primePage(page: Page): void {
-    this.pageLoader().prime(this.relation ? this.relation.values : [], page);
+  /**
+   * Hands a page read by a parent's statement to this connection's loader, for this
+   * connection's parent or (`values`) another parent of the same relation; a page already asked
+   * for is kept.
+   */
+  primePage(page: Page, values: readonly unknown[] = this.relation ? this.relation.values : []): void {
+    this.pageLoader().prime(values, page);
   }
 
   private pageLoaderValue: BatchLoader<readonly unknown[], Page> | null = null;
@@ -146,21 +150,27 @@ export class ConnectionValue {
    * pages are handed to the loaders its ConnectionValues will ask.
    */
   private async readChain(partition: Partition | null): Promise<Map<string, Page>> {
-    const joined = await this.ctx.sql.rows(chainPageSql(this.ctx.dbSchema, this.plan, partition, this.columns, this.chain, this.ctx.rowBudget.remaining + 1));
+    const joined = await this.ctx.sql.table(chainPageSql(this.ctx.dbSchema, this.plan, partition, this.columns, this.chain, this.ctx.rowBudget.remaining + 1));
+    const at = new Map(joined.names.map((n, i) => [n, i]));
+    const index = (name: string) => {
+      const i = at.get(name);
+      if (i === undefined) throw new Error(`relation chain read: no column ${name}`);
+      return i;
+    };
     const levels = [this.plan, ...this.chain.map((l) => l.plan)].map((plan, l) => ({
       table: plan.table,
-      // Its columns as named in the joined row (level 0 plain, below `__<level>_<name>`), and its primary key's.
-      fields: levelNames(plan, l === 0 ? this.columns : this.chain[l - 1]!.read).map((name) => [name, l === 0 ? name : levelColumn(l, name)] as const),
-      key: plan.table.primaryKey.map((c) => (l === 0 ? c : levelColumn(l, c))),
-      rowNumber: l === 0 ? null : levelColumn(l, ROW_NUMBER),
+      // Its columns (level 0 plain, below `__<level>_<name>` in the joined row) and its primary key's.
+      fields: levelNames(plan, l === 0 ? this.columns : this.chain[l - 1]!.read).map((name) => [name, index(l === 0 ? name : levelColumn(l, name))] as const),
+      key: plan.table.primaryKey.map((c) => index(l === 0 ? c : levelColumn(l, c))),
+      rowNumber: l === 0 ? -1 : index(levelColumn(l, ROW_NUMBER)),
       firstRow: firstRowNumber(plan),
     }));
-    const partitionKeys = partition ? partition.columns.map((_c, i) => `${KEY_PREFIX}${i}`) : [];
+    const partitionKeys = partition ? partition.columns.map((_c, i) => index(`${KEY_PREFIX}${i}`)) : [];
     // Per level: distinct rows by their primary key, and each parent's children in order.
     const seen = levels.map(() => new Map<string, Row>());
     const children = this.chain.map(() => new Map<Row, Row[]>());
     const groups = new Map<string, Row[]>();
-    for (const r of joined) {
+    for (const r of joined.rows) {
       const group = partition ? keyId(partitionKeys.map((k) => r[k])) : ROOT;
       let parent: Row | null = null;
       for (let l = 0; l < levels.length; l++) {
@@ -173,12 +183,11 @@ export class ConnectionValue {
         if (!row) {
           // Its columns travel on its first path only (chainPageSql): every level below at its first row, or absent.
           for (let m = l + 1; m < levels.length; m++) {
-            const n = r[levels[m]!.rowNumber!];
+            const n = r[levels[m]!.rowNumber];
             if (n !== null && n !== undefined && Number(n) !== levels[m]!.firstRow) throw new Error('relation chain rows came out of their page order');
           }
-          // A fresh object per row (deleting the other levels' keys from the driver's row would make every row slow to read).
           row = {};
-          for (const [name, key] of level.fields) row[name] = r[key];
+          for (const [name, i] of level.fields) row[name] = r[i];
           tag(level.table, row);
           seen[l]!.set(id, row);
           const list = l === 0 ? groups.get(group) : children[l - 1]!.get(parent!);
@@ -191,12 +200,13 @@ export class ConnectionValue {
     }
     this.ctx.rowBudget.take(seen.reduce((n, m) => n + m.size, 0));
     this.chain.forEach((level, i) => {
-      const below = this.chain.slice(i + 1);
+      // One ConnectionValue stands for the level's loader; every parent's page is handed to it by key.
+      let loader: ConnectionValue | null = null;
       for (const parentRow of seen[i]!.values()) {
         const values = level.parentColumns.map((c) => parentRow[c]);
         if (values.some((v) => v === null || v === undefined)) continue;
-        const child = new ConnectionValue(this.ctx, level.plan, { columns: level.keyColumns, values }, level.read, below);
-        child.primePage(pageOf(level.plan, children[i]!.get(parentRow) ?? []));
+        loader ??= new ConnectionValue(this.ctx, level.plan, { columns: level.keyColumns, values }, level.read, this.chain.slice(i + 1));
+        loader.primePage(pageOf(level.plan, children[i]!.get(parentRow) ?? []), values);
       }
     });
     const out = new Map<string, Page>();
