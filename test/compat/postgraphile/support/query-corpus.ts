@@ -198,6 +198,7 @@ export function queryCorpus(c: CompatChain): CorpusQuery[] {
     { name: 'http/content-type-graphql', query: '', rawBody: '{ blockByHeight(height: "1") { height } }', headers: { 'content-type': 'application/graphql' } },
     { name: 'error/content-type-text', query: '{ __typename }', headers: { 'content-type': 'text/plain' } },
     { name: 'error/partial', query: '{ blockByHeight(height: "1") { height } allBlocks(first: -5) { nodes { height } } }' },
+    { name: 'agg/grouped-no-group-key', query: '{ allBlocks { groupedAggregates(groupBy: []) { keys } } allTransactions { groupedAggregates(groupBy: [SENDER]) { keys } } }' },
     // Field errors and request errors under each media type a client may accept (GraphQL over HTTP).
     { name: 'error/negative-first-accept-json', query: '{ allBlocks(first: -1) { nodes { height } } }', headers: { accept: 'application/json' } },
     { name: 'error/mutation-accept-json', query: 'mutation { __typename }', headers: { accept: 'application/json' } },
