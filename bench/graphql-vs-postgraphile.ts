@@ -28,7 +28,7 @@ const RUNS = Number(process.env.CHAIN_BENCH_RUNS ?? 500);
 const WARMUP = Math.min(50, RUNS);
 
 const LOOKUP_HASH = txHash(12_345);
-const QUERIES: Record<string, { text: string; target?: string }> = {
+export const QUERIES: Record<string, { text: string; target?: string }> = {
   'lookup transactionByHash': {
     text: `{ transactionByHash(hash: "${LOOKUP_HASH}") { hash blockHeight sender nonce contract function success chiUsed payload } }`,
   },
@@ -46,7 +46,7 @@ function txHash(g: number): string {
   return `T${String(g).padStart(63, '0')}`;
 }
 
-async function fill(knex: Knex): Promise<void> {
+export async function fill(knex: Knex): Promise<void> {
   await knex.raw(`INSERT INTO blocks SELECT h, 'B' || lpad(h::text, 63, '0'), 1767225600000000000 + h * 1000000000::bigint,
       to_timestamp(1767225600 + h), ${PER_BLOCK}, 'A' || lpad(h::text, 63, '0'), to_timestamp(1767225600 + h)
     FROM generate_series(0, ${BLOCKS - 1}) h`);

@@ -1,7 +1,7 @@
 import type Router from '@koa/router';
 import { execute, type ExecutionResult, type GraphQLSchema } from 'graphql';
 import type { Logger } from 'chainhost/plugin';
-import { BDS_TABLES } from './catalog/bds-tables.js';
+import { BDS_TABLES, POSTGRAPHILE_ROOT_ORDER } from './catalog/bds-tables.js';
 import type { BdsSource } from './database/bds-source.js';
 import { bdsStatusView } from './database/bds-status-view.js';
 import { DocumentCache, withinStack } from './execution/document-cache.js';
@@ -33,8 +33,8 @@ export type EngineOptions = Pick<GraphqlOptions, 'path' | 'graphiql' | 'bodyLimi
 export function createGraphqlEngine(source: BdsSource, options: EngineOptions, contributions: readonly GraphqlContribution[], log: Logger): GraphqlEngine {
   const tables = [...BDS_TABLES, ...contributions.flatMap((c) => (c.kind === 'table' ? [c.table] : []))];
   const fields = contributions.flatMap((c) => (c.kind === 'fields' ? [c.fields] : []));
-  const schema = buildGraphqlSchema({ tables, fields, status: (ctx) => bdsStatusView(ctx, source), dbSchema: source.schema, dynamicJson: options.dynamicJson });
-  const runner = new KnexSqlRunner(() => source.knex, { timeoutMs: options.statementTimeoutMs, cancelOnTimeout: source.kind === 'postgres', log });
+  const schema = buildGraphqlSchema({ tables, fields, status: (ctx) => bdsStatusView(ctx, source), dbSchema: source.schema, dynamicJson: options.dynamicJson, rootOrder: POSTGRAPHILE_ROOT_ORDER });
+  const runner = new KnexSqlRunner(() => source.knex, { timeoutMs: options.statementTimeoutMs, cancelOnTimeout: source.kind === 'postgres', prepare: source.kind === 'postgres', log });
   const limits = queryLimitsOf(options);
   const documents = new DocumentCache(schema, options.maxTokens);
   const context = () => createRequestContext(source.schema, runner, { max: options.maxPageSize, relation: options.relationPageSize }, options.maxRowsRead);

@@ -6,6 +6,8 @@
  */
 export class BatchLoader<K, V> {
   private readonly cache = new Map<string, Promise<V>>();
+  /** Values already known (primed or answered), for resolvers that can answer without a promise. */
+  private readonly settled = new Map<string, V>();
   private queue: Array<{ key: K; id: string; resolve(v: V): void; reject(e: unknown): void }> = [];
   private scheduled = false;
 
@@ -34,13 +36,33 @@ export class BatchLoader<K, V> {
     return promise;
   }
 
+  /**
+   * Answers `key` without a batch (unless it is already asked for): a statement that read these
+   * rows along with their parents' (an inlined relation, table-reader.ts) hands them over here.
+   */
+  prime(key: K, value: V): void {
+    const id = this.idOf(key);
+    if (this.cache.has(id)) return;
+    this.cache.set(id, Promise.resolve(value));
+    this.settled.set(id, value);
+  }
+
+  /** The value of `key` when it is already known, else undefined (then `load` it). */
+  peek(key: K): V | undefined {
+    return this.settled.get(this.idOf(key));
+  }
+
   private async dispatch(): Promise<void> {
     const queue = this.queue;
     this.queue = [];
     this.scheduled = false;
     try {
       const results = await this.batch(queue.map((q) => q.key));
-      for (const q of queue) q.resolve(results.has(q.id) ? results.get(q.id)! : this.missing);
+      for (const q of queue) {
+        const value = results.has(q.id) ? results.get(q.id)! : this.missing;
+        this.settled.set(q.id, value);
+        q.resolve(value);
+      }
     } catch (err) {
       for (const q of queue) {
         this.cache.delete(q.id);
@@ -52,5 +74,10 @@ export class BatchLoader<K, V> {
 
 /** Identity of a key tuple; `1` and `"1"` are the same key (bigint columns arrive either way). */
 export function keyId(values: readonly unknown[]): string {
+  // One text or number (almost every key: a height, a hash): its text, marked so no tuple form can equal it.
+  if (values.length === 1) {
+    const v = values[0];
+    if (typeof v === 'string' || typeof v === 'number' || typeof v === 'bigint') return `=${v}`;
+  }
   return JSON.stringify(values.map((v) => (v === null || v === undefined ? null : typeof v === 'object' ? JSON.stringify(v) : String(v))));
 }

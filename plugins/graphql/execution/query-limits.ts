@@ -5,13 +5,16 @@ import {
 import { pageSizesFor, planConnection, type ConnectionArgs } from '../sql/connection-plan.js';
 import type { ConnectionFieldExtension } from '../schema/table-types.js';
 import { introspectionFanout } from './introspection-cost.js';
+import { findInvalidArgument, argumentError } from './input-errors.js';
 import { variableNestingError } from './input-nesting.js';
 
 /**
  * Checks a parsed, valid operation against the server's limits before anything runs, with the
  * request's variables: nesting depth, estimated cost, and every connection's arguments
- * (`first`/`last` cap, cursors, filter input) planned exactly as the resolvers will plan them.
- * Anything refused here is a request error (HTTP 400), never a partial result.
+ * (`first`/`last` cap, list lengths) planned exactly as the resolvers will plan them. Anything
+ * refused here is a request error (HTTP 400), never a partial result. Bad argument values (a
+ * negative `first`, a foreign cursor) are not refused here: as in PostGraphile they fail their
+ * field during execution (input-errors.ts).
  *
  * Cost: every selected field with a selection of its own (objects, lists, connections) counts
  * once per row it is resolved for; a connection's `nodes` and `edges` are resolved for up to
@@ -64,7 +67,8 @@ export function checkQueryLimits(
   const operation = getOperationAST(document, operationName ?? undefined);
   if (!operation) return [];
   if (operation.operation !== 'query') {
-    return [new GraphQLError(`This GraphQL API is read-only: ${operation.operation} operations are not supported (the schema has a Query type only)`, { nodes: operation, extensions: { code: 'READ_ONLY' } })];
+    // PostGraphile answers this with a masked request error (no location, `extensions: {errorId}`); the message says why.
+    return [argumentError(`This GraphQL API is read-only: ${operation.operation} operations are not supported (the schema has a Query type only)`)];
   }
   const tooDeep = variableNestingError(rawVariables);
   if (tooDeep) return [tooDeep];
@@ -125,10 +129,16 @@ export function checkQueryLimits(
       if (connection) {
         try {
           const args = getArgumentValues(field, selection, coerced.coerced) as ConnectionArgs;
-          childPage = planConnection(connection.table, args, pageSizesFor({ max: limits.maxPageSize, relation: limits.relationPageSize }, connection.relation), connection.catalog).limit;
+          if (!findInvalidArgument(args as Record<string, unknown>)) {
+            childPage = planConnection(connection.table, args, pageSizesFor({ max: limits.maxPageSize, relation: limits.relationPageSize }, connection.relation), connection.catalog).limit;
+          }
         } catch (err) {
-          errors.push(inputError(err, [...at, label].join('.'), selection));
-          continue;
+          // A bound of this server (LIST_TOO_LONG, PAGE_TOO_LARGE) refuses the request; a bad
+          // argument fails its field when it runs, as in PostGraphile (input-errors.ts).
+          if (isBoundError(err)) {
+            errors.push(boundError(err, [...at, label].join('.'), selection));
+            continue;
+          }
         }
       }
       const own: Summary = { ...EMPTY };
@@ -174,12 +184,13 @@ export function checkQueryLimits(
   return errors;
 }
 
-/** A connection's arguments that cannot be planned: the planner's code (LIST_TOO_LONG…) or BAD_USER_INPUT. */
-function inputError(err: unknown, path: string, node: FieldNode): GraphQLError {
-  const message = err instanceof Error ? err.message : String(err);
-  const code = err instanceof GraphQLError && typeof err.extensions.code === 'string' ? err.extensions.code : 'BAD_USER_INPUT';
-  const extensions = err instanceof GraphQLError ? { ...err.extensions, code } : { code };
-  return new GraphQLError(`${message} (at ${path})`, { nodes: node, extensions });
+function isBoundError(err: unknown): err is GraphQLError {
+  return err instanceof GraphQLError && typeof err.extensions.code === 'string';
+}
+
+/** A connection's arguments beyond a bound of this server, with the planner's code and where they are. */
+function boundError(err: GraphQLError, path: string, node: FieldNode): GraphQLError {
+  return new GraphQLError(`${err.message} (at ${path})`, { nodes: node, extensions: err.extensions });
 }
 
 function fieldOf(schema: GraphQLSchema, parent: GraphQLNamedType, name: string): GraphQLField<unknown, unknown> | undefined {

@@ -16,6 +16,11 @@ export interface GraphqlRequestContext {
   readonly rowBudget: RowBudget;
   /** The loader registered under `id` for this request, created on first use. */
   loader<K, V>(id: string, create: () => BatchLoader<K, V>): BatchLoader<K, V>;
+  /**
+   * A value computed once per request for `key` (an object: the field nodes of a selection,
+   * shared by every parent row a resolver runs for), e.g. the columns a connection reads.
+   */
+  memo<T>(key: object, create: () => T): T;
 }
 
 /** Page sizes: `max` caps `first`/`last`; without either a root connection reads `max` rows, a relation `relation` rows (null: no cap, every row). */
@@ -48,6 +53,7 @@ export class RowBudget {
 
 export function createRequestContext(dbSchema: string, sql: SqlRunner, pageSizes: PageSizeLimits, maxRowsRead = Number.MAX_SAFE_INTEGER): GraphqlRequestContext {
   const loaders = new Map<string, BatchLoader<unknown, unknown>>();
+  const memos = new WeakMap<object, unknown>();
   return {
     dbSchema,
     sql,
@@ -60,6 +66,12 @@ export function createRequestContext(dbSchema: string, sql: SqlRunner, pageSizes
         loaders.set(id, loader as BatchLoader<unknown, unknown>);
       }
       return loader;
+    },
+    memo<T>(key: object, create: () => T): T {
+      if (memos.has(key)) return memos.get(key) as T;
+      const value = create();
+      memos.set(key, value);
+      return value;
     },
   };
 }

@@ -2,6 +2,7 @@ import { GraphQLError } from 'graphql';
 import type { Knex } from 'knex';
 import type { Logger } from 'chainhost/plugin';
 import type { Sql } from '../sql/sql-fragment.js';
+import { statementName, usePreparedStatement } from './prepared-statements.js';
 
 /**
  * Runs the GraphQL layer's SELECTs on the BDS database, each under the statement timeout: a
@@ -13,12 +14,21 @@ export type Row = Record<string, unknown>;
 
 export interface SqlRunner {
   rows(sql: Sql): Promise<Row[]>;
+  /** The rows as arrays in column order, with the column names: no object per row (wide joined reads). */
+  table(sql: Sql): Promise<RowTable>;
+}
+
+export interface RowTable {
+  names: string[];
+  rows: unknown[][];
 }
 
 export interface KnexSqlRunnerOptions {
   timeoutMs: number;
   /** Cancel the statement on the server when it times out (PostgreSQL only). */
   cancelOnTimeout: boolean;
+  /** Run statements as named prepared statements (PostgreSQL's node-postgres only; prepared-statements.ts). */
+  prepare?: boolean;
   log: Logger;
 }
 
@@ -27,13 +37,39 @@ export class KnexSqlRunner implements SqlRunner {
   constructor(private readonly knex: () => Knex, private readonly options: KnexSqlRunnerOptions) {}
 
   async rows(sql: Sql): Promise<Row[]> {
+    return (await this.query(sql, {})).rows as Row[];
+  }
+
+  async table(sql: Sql): Promise<RowTable> {
+    const result = await this.query(sql, { rowMode: 'array' });
+    const names = (result.fields ?? []).map((f) => f.name);
+    const first = result.rows[0];
+    if (first === undefined || Array.isArray(first)) return { names, rows: result.rows as unknown[][] };
+    // A driver that ignored rowMode: the same table from its objects.
+    const keys = names.length ? names : Object.keys(first as Row);
+    return { names: keys, rows: (result.rows as Row[]).map((r) => keys.map((k) => r[k])) };
+  }
+
+  private async query(sql: Sql, options: Record<string, unknown>): Promise<{ rows: unknown[]; fields?: Array<{ name: string }> }> {
     try {
-      const query = this.knex().raw(sql.text, sql.values as Knex.RawBinding[]);
-      const result = await query.timeout(this.options.timeoutMs, { cancel: this.options.cancelOnTimeout });
-      return (result as { rows: Row[] }).rows;
+      const knex = this.knex();
+      if (!this.options.prepare) return await this.run(knex.raw(sql.text, sql.values as Knex.RawBinding[]).options(options));
+      // The statement needs its connection by name, so it is held for the statement.
+      const connection: unknown = await knex.client.acquireConnection();
+      try {
+        const name = statementName(sql.text);
+        const named = usePreparedStatement(connection, name) ? { ...options, name } : options;
+        return await this.run(knex.raw(sql.text, sql.values as Knex.RawBinding[]).connection(connection as never).options(named));
+      } finally {
+        await knex.client.releaseConnection(connection);
+      }
     } catch (err) {
       throw databaseError(err, this.options.timeoutMs, this.options.log);
     }
+  }
+
+  private async run(query: Knex.Raw): Promise<{ rows: unknown[]; fields?: Array<{ name: string }> }> {
+    return (await query.timeout(this.options.timeoutMs, { cancel: this.options.cancelOnTimeout })) as { rows: unknown[]; fields?: Array<{ name: string }> };
   }
 }
 

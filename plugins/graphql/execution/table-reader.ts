@@ -2,7 +2,7 @@ import type { ColumnDefinition, TableDefinition } from '../catalog/table-definit
 import { aggregateAlias, type GroupByValue, type RequestedAggregate } from '../sql/aggregates.js';
 import type { ConnectionPlan } from '../sql/connection-plan.js';
 import type { Sql } from '../sql/sql-fragment.js';
-import { aggregatesSql, countSql, KEY_PREFIX, pageSql, rowsByKeySql, type Partition } from '../sql/connection-sql.js';
+import { aggregatesSql, chainPageSql, countSql, firstRowNumber, KEY_PREFIX, levelColumn, levelNames, pageSql, ROW_NUMBER, rowsByKeySql, type InlineLevel, type Partition } from '../sql/connection-sql.js';
 import { encodeCursor } from '../sql/cursor.js';
 import { BatchLoader, keyId } from './batch-loader.js';
 import type { GraphqlRequestContext } from './request-context.js';
@@ -12,7 +12,10 @@ import type { Row } from './sql-runner.js';
  * Reads rows for resolvers through per-request batch loaders. A connection (root or relation)
  * is a `ConnectionValue`: nothing runs until a field asks for it, and then the page, the
  * count, the cursor checks and the aggregates each cost one statement for every parent of the
- * same level together.
+ * same level together. A chain of relations selected under a page's nodes (blocks →
+ * transactions → events) is read in the page's own statement (`chain`, one LEFT JOIN LATERAL
+ * per level) and handed to the relations' loaders, so the whole chain costs one statement, as
+ * PostGraphile 5 compiles it.
  */
 
 /** Marks which table a row came from (the `Node` interface resolves its type from it). */
@@ -49,57 +52,166 @@ export interface RelationKey {
   values: readonly unknown[];
 }
 
+/** The columns a connection's rows carry: what the query reads plus the order and key columns (cursors, relations). */
+export function readColumns(plan: ConnectionPlan, columns: Iterable<string> | null): ReadonlySet<string> | null {
+  if (!columns) return null;
+  const set = new Set(columns);
+  for (const t of plan.order.terms) if (!t.expression) set.add(t.column.name);
+  for (const c of plan.table.primaryKey) set.add(c);
+  return set;
+}
+
+/** A relation below a connection's nodes, read in that connection's statement. */
+export interface InlineRelation extends InlineLevel {
+  /** The child's foreign key columns (what its ConnectionValue is keyed on). */
+  keyColumns: readonly ColumnDefinition[];
+}
+
 export class ConnectionValue {
   private pagePromise: Promise<Page> | null = null;
+  private readonly columns: ReadonlySet<string> | null;
 
   /**
    * @param columns the columns the query reads from the rows (null: all); the order and key
    *   columns are added, since cursors and relations need them.
+   * @param chain relations below this page's nodes to read in its statement, top down
+   *   (each level's `read` built with `readColumns`).
    */
   constructor(
     readonly ctx: GraphqlRequestContext,
     readonly plan: ConnectionPlan,
     readonly relation: RelationKey | null,
     columns: Iterable<string> | null = null,
+    readonly chain: readonly InlineRelation[] = [],
   ) {
-    if (columns) {
-      const set = new Set(columns);
-      for (const t of plan.order.terms) set.add(t.column.name);
-      for (const c of plan.table.primaryKey) set.add(c);
-      this.columns = set;
-    }
+    const shape = shapeOf(plan, columns, chain, relation);
+    this.columns = shape.columns;
+    this.pageId = shape.pageId;
   }
 
-  private readonly columns: ReadonlySet<string> | null = null;
+  /** The page loader's id: the columns read, the chain read with them, the plan and the relation's columns. */
+  private readonly pageId: string;
 
   get table(): TableDefinition {
     return this.plan.table;
   }
 
   page(): Promise<Page> {
-    const columns = this.columns ? [...this.columns].sort().join(',') : '*';
-    this.pagePromise ??= this.load<Page>(`page:${columns}`, { rows: [], hasMore: false }, async (partition) => {
-      const rows = await this.ctx.sql.rows(pageSql(this.ctx.dbSchema, this.plan, partition, this.columns, this.ctx.rowBudget.remaining + 1));
-      this.ctx.rowBudget.take(rows.length);
-      const groups = new Map<string, Row[]>();
-      for (const row of rows) {
-        const id = partition ? takeKey(row, partition.columns.length) : ROOT;
-        let group = groups.get(id);
-        if (!group) groups.set(id, (group = []));
-        group.push(tag(this.plan.table, row));
-      }
-      const out = new Map<string, Page>();
-      for (const [id, group] of groups) {
-        const limit = this.plan.limit;
-        const hasMore = limit !== null && group.length > limit;
-        let page = hasMore ? group.slice(0, limit!) : group;
-        if (this.plan.backward) page.reverse();
-        if (this.plan.lastOfFirst !== null) page = page.slice(Math.max(0, page.length - this.plan.lastOfFirst));
-        out.set(id, { rows: page, hasMore });
-      }
-      return out;
-    });
+    this.pagePromise ??= this.pageLoader().load(this.relation ? this.relation.values : []);
     return this.pagePromise;
+  }
+
+  /**
+   * The page when it is already read (a parent's statement read it, or an earlier field asked):
+   * resolvers answer it without a promise, so a page of rows with relations below them is
+   * completed synchronously by graphql-js instead of one promise per row and field.
+   */
+  pageNow(): Page | undefined {
+    return this.pageLoader().peek(this.relation ? this.relation.values : []);
+  }
+
+  /**
+   * Hands a page read by a parent's statement to this connection's loader, for this
+   * connection's parent or (`values`) another parent of the same relation; a page already asked
+   * for is kept.
+   */
+  primePage(page: Page, values: readonly unknown[] = this.relation ? this.relation.values : []): void {
+    this.pageLoader().prime(values, page);
+  }
+
+  private pageLoaderValue: BatchLoader<readonly unknown[], Page> | null = null;
+
+  private pageLoader(): BatchLoader<readonly unknown[], Page> {
+    return (this.pageLoaderValue ??= this.newPageLoader());
+  }
+
+  private newPageLoader(): BatchLoader<readonly unknown[], Page> {
+    return this.loaderById<Page>(this.pageId, { rows: [], hasMore: false }, (partition) => (this.chain.length ? this.readChain(partition) : this.readPage(partition)));
+  }
+
+  private async readPage(partition: Partition | null): Promise<Map<string, Page>> {
+    const rows = await this.ctx.sql.rows(pageSql(this.ctx.dbSchema, this.plan, partition, this.columns, this.ctx.rowBudget.remaining + 1));
+    this.ctx.rowBudget.take(rows.length);
+    const groups = new Map<string, Row[]>();
+    for (const row of rows) {
+      const id = partition ? takeKey(row, partition.columns.length) : ROOT;
+      let group = groups.get(id);
+      if (!group) groups.set(id, (group = []));
+      group.push(tag(this.plan.table, row));
+    }
+    const out = new Map<string, Page>();
+    for (const [id, group] of groups) out.set(id, pageOf(this.plan, group));
+    return out;
+  }
+
+  /**
+   * This page and the chain's pages in one statement (chainPageSql): every joined row is split
+   * into its levels, each distinct row kept once in the order it first comes, and each level's
+   * pages are handed to the loaders its ConnectionValues will ask.
+   */
+  private async readChain(partition: Partition | null): Promise<Map<string, Page>> {
+    const joined = await this.ctx.sql.table(chainPageSql(this.ctx.dbSchema, this.plan, partition, this.columns, this.chain, this.ctx.rowBudget.remaining + 1));
+    const at = new Map(joined.names.map((n, i) => [n, i]));
+    const index = (name: string) => {
+      const i = at.get(name);
+      if (i === undefined) throw new Error(`relation chain read: no column ${name}`);
+      return i;
+    };
+    const levels = [this.plan, ...this.chain.map((l) => l.plan)].map((plan, l) => ({
+      table: plan.table,
+      // Its columns (level 0 plain, below `__<level>_<name>` in the joined row) and its primary key's.
+      fields: levelNames(plan, l === 0 ? this.columns : this.chain[l - 1]!.read).map((name) => [name, index(l === 0 ? name : levelColumn(l, name))] as const),
+      key: plan.table.primaryKey.map((c) => index(l === 0 ? c : levelColumn(l, c))),
+      rowNumber: l === 0 ? -1 : index(levelColumn(l, ROW_NUMBER)),
+      firstRow: firstRowNumber(plan),
+    }));
+    const partitionKeys = partition ? partition.columns.map((_c, i) => index(`${KEY_PREFIX}${i}`)) : [];
+    // Per level: distinct rows by their primary key, and each parent's children in order.
+    const seen = levels.map(() => new Map<string, Row>());
+    const children = this.chain.map(() => new Map<Row, Row[]>());
+    const groups = new Map<string, Row[]>();
+    for (const r of joined.rows) {
+      const group = partition ? keyId(partitionKeys.map((k) => r[k])) : ROOT;
+      let parent: Row | null = null;
+      for (let l = 0; l < levels.length; l++) {
+        const level = levels[l]!;
+        const first = r[level.key[0]!];
+        if (first === null || first === undefined) break; // no row at this level (LEFT JOIN)
+        const pk = level.key.length === 1 ? keyId([first]) : keyId(level.key.map((k) => r[k]));
+        const id = l === 0 && partition ? `${group}|${pk}` : pk;
+        let row = seen[l]!.get(id);
+        if (!row) {
+          // Its columns travel on its first path only (chainPageSql): every level below at its first row, or absent.
+          for (let m = l + 1; m < levels.length; m++) {
+            const n = r[levels[m]!.rowNumber];
+            if (n !== null && n !== undefined && Number(n) !== levels[m]!.firstRow) throw new Error('relation chain rows came out of their page order');
+          }
+          row = {};
+          for (const [name, i] of level.fields) row[name] = r[i];
+          tag(level.table, row);
+          seen[l]!.set(id, row);
+          const list = l === 0 ? groups.get(group) : children[l - 1]!.get(parent!);
+          if (list) list.push(row);
+          else if (l === 0) groups.set(group, [row]);
+          else children[l - 1]!.set(parent!, [row]);
+        }
+        parent = row;
+      }
+    }
+    this.ctx.rowBudget.take(seen.reduce((n, m) => n + m.size, 0));
+    this.chain.forEach((level, i) => {
+      // One ConnectionValue stands for the level's loader; every parent's page is handed to it by key.
+      let loader: ConnectionValue | null = null;
+      for (const parentRow of seen[i]!.values()) {
+        const values = level.parentColumns.map((c) => parentRow[c]);
+        if (values.some((v) => v === null || v === undefined)) continue;
+        loader ??= new ConnectionValue(this.ctx, level.plan, { columns: level.keyColumns, values }, level.read, this.chain.slice(i + 1));
+        loader.primePage(pageOf(level.plan, children[i]!.get(parentRow) ?? []), values);
+      }
+    });
+    const out = new Map<string, Page>();
+    for (const [id, group] of groups) out.set(id, pageOf(this.plan, group));
+    return out;
   }
 
   cursorOf(row: Row): string {
@@ -156,22 +268,67 @@ export class ConnectionValue {
     });
   }
 
+  private load<V>(what: string, missing: V, run: (partition: Partition | null) => Promise<Map<string, V>>): Promise<V> {
+    return this.loader(what, missing, run).load(this.relation ? this.relation.values : []);
+  }
+
   /**
    * One loader per (what, plan, relation columns): every parent of this execution level with
    * the same arguments joins the batch; its key is the parent's values.
    */
-  private load<V>(what: string, missing: V, run: (partition: Partition | null) => Promise<Map<string, V>>): Promise<V> {
+  private loader<V>(what: string, missing: V, run: (partition: Partition | null) => Promise<Map<string, V>>): BatchLoader<readonly unknown[], V> {
+    return this.loaderById(loaderIdOf(what, this.plan, this.relation), missing, run);
+  }
+
+  private loaderById<V>(loaderId: string, missing: V, run: (partition: Partition | null) => Promise<Map<string, V>>): BatchLoader<readonly unknown[], V> {
     const relation = this.relation;
-    const loaderId = `${what}|${this.plan.signature}|${relation ? relation.columns.map((c) => c.name).join(',') : ''}`;
-    const loader = this.ctx.loader<readonly unknown[], V>(loaderId, () =>
+    return this.ctx.loader<readonly unknown[], V>(loaderId, () =>
       new BatchLoader<readonly unknown[], V>(async (keys) => {
         if (!relation) return run(null);
         const unique = new Map(keys.map((k) => [keyId(k), k]));
         return run({ columns: relation.columns, keys: [...unique.values()] });
       }, keyId, missing),
     );
-    return loader.load(relation ? relation.values : []);
   }
+}
+
+interface Shape {
+  plan: ConnectionPlan;
+  chain: readonly InlineRelation[];
+  columns: ReadonlySet<string> | null;
+  relationColumns: readonly ColumnDefinition[] | null;
+  pageId: string;
+}
+
+function loaderIdOf(what: string, plan: ConnectionPlan, relation: RelationKey | null): string {
+  return `${what}|${plan.signature}|${relation ? relation.columns.map((c) => c.name).join(',') : ''}`;
+}
+
+/**
+ * Every parent row of a relation builds its ConnectionValue from the same (memoised) columns
+ * and chain: their read set and loader name are computed once per such object, not per row.
+ */
+const shapes = new WeakMap<object, Shape>();
+
+function shapeOf(plan: ConnectionPlan, columns: Iterable<string> | null, chain: readonly InlineRelation[], relation: RelationKey | null): Shape {
+  const cached = columns ? shapes.get(columns) : undefined;
+  if (cached && cached.plan === plan && cached.chain === chain && cached.relationColumns === (relation?.columns ?? null)) return cached;
+  const read = readColumns(plan, columns);
+  const chainKey = chain.map((l) => `${l.childColumns.join(',')}>${l.plan.signature}>${l.read ? [...l.read].sort().join(',') : '*'}`).join('/');
+  const pageWhat = `page:${read ? [...read].sort().join(',') : '*'}|${chainKey}`;
+  const shape = { plan, chain, columns: read, relationColumns: relation?.columns ?? null, pageId: loaderIdOf(pageWhat, plan, relation) };
+  if (columns) shapes.set(columns, shape);
+  return shape;
+}
+
+/** A parent's rows (limit + 1 read) as its page: hasMore, read backwards for `last`, `last` of `first`. */
+function pageOf(plan: ConnectionPlan, group: Row[]): Page {
+  const limit = plan.limit;
+  const hasMore = limit !== null && group.length > limit;
+  let rows = hasMore ? group.slice(0, limit!) : group;
+  if (plan.backward) rows.reverse();
+  if (plan.lastOfFirst !== null) rows = rows.slice(Math.max(0, rows.length - plan.lastOfFirst));
+  return { rows, hasMore };
 }
 
 const ROOT = keyId([]);

@@ -1,20 +1,22 @@
 import Router from '@koa/router';
-import { GraphQLError, type DocumentNode, type GraphQLSchema } from 'graphql';
+import { GraphQLError, Kind, type DocumentNode, type GraphQLSchema, type OperationDefinitionNode } from 'graphql';
 import { processRequest, renderGraphiQL } from 'graphql-helix';
 import type Koa from 'koa';
-import { ApiError, type Logger } from 'chainhost/plugin';
+import type { Logger } from 'chainhost/plugin';
 import { withinStack, type DocumentCache } from '../execution/document-cache.js';
 import { checkQueryLimits, type QueryLimits } from '../execution/query-limits.js';
 import type { GraphqlRequestContext } from '../execution/request-context.js';
 import { jsonText } from '../json-text.js';
-import { readGraphqlParams } from './graphql-request.js';
+import { GraphqlRequestError, readGraphqlParams } from './graphql-request.js';
 
 /**
  * `POST {path}` through graphql-helix: parse (token-capped), validate plus the server's limits
- * with the request's variables, execute. Every refusal is a GraphQL-shaped body
- * (`{"errors":[{"message", "extensions": {"code"}}]}`): 400 for a bad document or arguments,
- * 413 for an oversized body, 405 for the wrong method; execution errors keep GraphQL's 200
- * with `errors`. GraphiQL is served only when enabled.
+ * with the request's variables, execute — answering as PostGraphile 5 (grafserv) answers, per
+ * GraphQL over HTTP: `application/graphql-response+json` unless the client accepts only
+ * `application/json`; a request error (no data: a bad document, variables that do not coerce,
+ * a bound of this server) is 400 under the former and 200 under the latter; a field error keeps
+ * 200 with `data`. Malformed HTTP requests get grafserv's status and message
+ * (`{"errors":[{"message","extensions":{"statusCode"}}]}`). GraphiQL is served only when enabled.
  */
 export interface GraphqlRouteOptions {
   path: string;
@@ -33,9 +35,18 @@ export function graphqlRouter(options: GraphqlRouteOptions): Router {
   router.post(options.path, (ctx) => handle(ctx, options));
   router.get(options.path, (ctx) => {
     if (options.graphiql && ctx.accepts('html') === 'html') return graphiql(ctx, options.path);
-    sendErrors(ctx, 405, 'METHOD_NOT_ALLOWED', `GraphQL requests must be POSTed to ${options.path} as JSON {"query": "..."}${options.graphiql ? '' : '; GraphiQL is disabled (plugins.graphql.graphiql)'}`, { Allow: 'POST' });
+    ctx.status = 405;
+    ctx.type = 'application/json';
+    ctx.body = jsonText({ errors: [{ message: 'Method not supported, please use POST', extensions: {} }] });
   });
   if (options.graphiql) router.get('/graphiql', (ctx) => graphiql(ctx, options.path));
+  else {
+    router.get('/graphiql', (ctx) => {
+      ctx.status = 404;
+      ctx.type = 'text/plain; charset=utf-8';
+      ctx.body = `Could not process GET request to /graphiql ─ please POST requests to ${options.path}`;
+    });
+  }
   return router;
 }
 
@@ -49,8 +60,10 @@ async function handle(ctx: Koa.Context, options: GraphqlRouteOptions): Promise<v
   try {
     params = await readGraphqlParams(ctx, options.bodyLimitBytes);
   } catch (err) {
-    if (err instanceof ApiError) {
-      sendErrors(ctx, err.status, err.status === 413 ? 'PAYLOAD_TOO_LARGE' : err.status === 415 ? 'UNSUPPORTED_MEDIA_TYPE' : 'BAD_REQUEST', err.message);
+    if (err instanceof GraphqlRequestError) {
+      ctx.status = err.status;
+      ctx.type = 'application/json; charset=utf-8';
+      ctx.body = jsonText({ errors: [{ message: err.message, extensions: { statusCode: err.status } }] });
       return;
     }
     throw err;
@@ -69,6 +82,8 @@ async function handle(ctx: Koa.Context, options: GraphqlRouteOptions): Promise<v
       try {
         const errors = documents.validate(document);
         if (errors.length) return errors;
+        const unselectable = operationError(document, params.operationName);
+        if (unselectable) return [unselectable];
         return withinStack(() => checkQueryLimits(s, document, params.operationName, params.variables, options.limits));
       } catch (err) {
         if (err instanceof GraphQLError) return [err];
@@ -78,24 +93,45 @@ async function handle(ctx: Koa.Context, options: GraphqlRouteOptions): Promise<v
     contextFactory: () => options.context(),
   });
   if (result.type !== 'RESPONSE') {
-    sendErrors(ctx, 400, 'BAD_REQUEST', 'streamed results (subscriptions, @defer, @stream) are not supported');
+    sendErrors(ctx, 400, 'streamed results (subscriptions, @defer, @stream) are not supported');
     return;
   }
   const payload = result.payload as { data?: unknown; errors?: readonly GraphQLError[] };
+  const legacy = acceptsOnlyJson(ctx.get('accept'));
   let status = result.status;
-  // A request error (variables that do not coerce, no operation) has errors and no data: 400.
-  if (status === 200 && payload.errors?.length && payload.data === undefined) status = 400;
-  // GraphQL over HTTP: a client that accepts only `application/json` gets request errors with 200
-  // (as PostGraphile answers it); `application/graphql-response+json` or no preference keeps 400.
-  if (status === 400 && acceptsOnlyJson(ctx.get('accept'))) status = 200;
+  // A request error (no data: a bad document, variables that do not coerce) is 400 under
+  // application/graphql-response+json and 200 for a client that accepts only application/json.
+  if (status < 500 && payload.data === undefined && payload.errors?.length) status = legacy ? 200 : 400;
   if (status >= 500) {
     options.log.error('GraphQL request failed', { errors: payload.errors?.map((e) => e.message) });
     status = 500;
   }
+  logIdentifiedErrors(payload.errors, options.log);
   ctx.status = status;
   for (const h of result.headers) if (h.name.toLowerCase() !== 'content-type') ctx.set(h.name, h.value);
-  ctx.type = 'application/json; charset=utf-8';
+  ctx.type = legacy ? 'application/json; charset=utf-8' : 'application/graphql-response+json; charset=utf-8';
   ctx.body = jsonText(payload.errors ? { ...payload, errors: payload.errors.map(withExtensions) } : payload);
+}
+
+/** graphql-js's wording for an operation that cannot be chosen (graphql-helix words it otherwise). */
+function operationError(document: DocumentNode, operationName: string | null): GraphQLError | null {
+  const operations = document.definitions.filter((d): d is OperationDefinitionNode => d.kind === Kind.OPERATION_DEFINITION);
+  if (operationName !== null) {
+    return operations.some((o) => o.name?.value === operationName) ? null : new GraphQLError(`Unknown operation named "${operationName}".`);
+  }
+  if (operations.length > 1) return new GraphQLError('Must provide operation name if query contains multiple operations.');
+  return null;
+}
+
+/**
+ * Errors that carry an `errorId` (answered where PostGraphile masks its message) are logged with
+ * it, so the id in an answer finds its line in the log, as upstream's do.
+ */
+function logIdentifiedErrors(errors: readonly GraphQLError[] | undefined, log: Logger): void {
+  for (const e of errors ?? []) {
+    const errorId = e.extensions?.errorId;
+    if (typeof errorId === 'string') log.info('GraphQL argument refused', { errorId, message: e.message, path: e.path?.join('.') ?? null });
+  }
 }
 
 /** PostGraphile answers `"extensions": {}` on every error; graphql-js leaves an empty one out. */
@@ -108,9 +144,8 @@ function acceptsOnlyJson(accept: string): boolean {
   return /\bapplication\/json\b/i.test(accept) && !/application\/graphql-response\+json|\*\/\*/i.test(accept);
 }
 
-function sendErrors(ctx: Koa.Context, status: number, code: string, message: string, headers: Record<string, string> = {}): void {
+function sendErrors(ctx: Koa.Context, status: number, message: string): void {
   ctx.status = status;
-  for (const [k, v] of Object.entries(headers)) ctx.set(k, v);
   ctx.type = 'application/json; charset=utf-8';
-  ctx.body = jsonText({ errors: [{ message, extensions: { code } }] });
+  ctx.body = jsonText({ errors: [{ message, extensions: {} }] });
 }

@@ -7,6 +7,7 @@ import { checkTableDefinition, columnOf, type TableDefinition } from '../catalog
 import type { GraphqlQueryFields, GraphqlSchemaBuild } from '../graphql-contributions.js';
 import type { GraphqlRequestContext } from '../execution/request-context.js';
 import { rowByKey, tableOfRow } from '../execution/table-reader.js';
+import { rejectInvalidArguments } from './argument-guard.js';
 import { bdsStatusType, type BdsStatusView } from './bds-status-type.js';
 import { TableCatalog } from '../catalog/relations.js';
 import { quoteIdent, Sql } from '../sql/sql-fragment.js';
@@ -27,6 +28,17 @@ export interface SchemaInput {
   dbSchema?: string;
   /** JSON as values instead of JSON text (PostGraphile's `dynamicJson`); default false, as upstream. */
   dynamicJson?: boolean;
+  /** Table names in the order Query lists their root fields; tables not named follow in definition order. */
+  rootOrder?: readonly string[];
+}
+
+/** `tables` sorted by their place in `order`; the rest keep their relative order after them. */
+function rootOrder(tables: readonly TableDefinition[], order: readonly string[]): TableDefinition[] {
+  const rank = (t: TableDefinition) => {
+    const i = order.indexOf(t.name);
+    return i < 0 ? order.length : i;
+  };
+  return tables.map((t, i) => ({ t, i })).sort((a, b) => rank(a.t) - rank(b.t) || a.i - b.i).map(({ t }) => t);
 }
 
 type RootField = GraphQLFieldConfig<unknown, GraphqlRequestContext>;
@@ -80,19 +92,10 @@ export function buildGraphqlSchema(input: SchemaInput): GraphQLSchema {
         resolve: (_s, args: { nodeId: string }, ctx) => nodeById(ctx, args.nodeId),
       },
     };
-    for (const table of input.tables) {
-      fields[typeNames.allRows(table)] = types.connectionField(table, `Reads and enables pagination through a set of \`${table.typeName}\`.`, null, true);
-    }
-    for (const table of input.tables) {
+    // PostGraphile's order: every lookup, then the functions, then every `<type>(nodeId)`, then every `all<Plural>`.
+    const ordered = rootOrder(input.tables, input.rootOrder ?? []);
+    for (const table of ordered) {
       for (const key of [table.primaryKey, ...(table.uniqueKeys ?? [])]) fields[lookupFieldName(table, key)] = lookupField(table, key);
-    }
-    for (const table of input.tables) {
-      fields[typeNames.byNodeId(table)] = {
-        type: types.objectType(table),
-        description: `Reads a single \`${table.typeName}\` using its globally unique \`ID\`.`,
-        args: { nodeId: { type: new GraphQLNonNull(GraphQLID), description: `The globally unique \`ID\` to be used in selecting a single \`${table.typeName}\`.` } },
-        resolve: (_s, args: { nodeId: string }, ctx) => nodeById(ctx, args.nodeId, table),
-      };
     }
     // PostGraphile exposes the BDS schema's IMMUTABLE function bds_numeric(jsonb) as a root query.
     fields.bdsNumeric = {
@@ -103,6 +106,17 @@ export function buildGraphqlSchema(input: SchemaInput): GraphQLSchema {
         return row?.n ?? null;
       },
     };
+    for (const table of ordered) {
+      fields[typeNames.byNodeId(table)] = {
+        type: types.objectType(table),
+        description: `Reads a single \`${table.typeName}\` using its globally unique \`ID\`.`,
+        args: { nodeId: { type: new GraphQLNonNull(GraphQLID), description: `The globally unique \`ID\` to be used in selecting a single \`${table.typeName}\`.` } },
+        resolve: (_s, args: { nodeId: string }, ctx) => nodeById(ctx, args.nodeId, table),
+      };
+    }
+    for (const table of ordered) {
+      fields[typeNames.allRows(table)] = types.connectionField(table, `Reads and enables pagination through a set of \`${table.typeName}\`.`, null, true);
+    }
     fields.bdsStatus = {
       type: new GraphQLNonNull(bdsStatusType(json)),
       description: 'How far the BDS index (and so this API) has got; GraphQL is eventually consistent with the chain.',
@@ -140,5 +154,6 @@ export function buildGraphqlSchema(input: SchemaInput): GraphQLSchema {
   });
   const schema = new GraphQLSchema({ query: queryType, types: [...input.tables.map((t) => types.objectType(t))] });
   assertValidSchema(schema);
+  rejectInvalidArguments(schema);
   return schema;
 }

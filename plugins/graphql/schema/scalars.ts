@@ -1,5 +1,6 @@
 import { GraphQLBoolean, GraphQLError, GraphQLInt, GraphQLScalarType, GraphQLString, Kind, type GraphQLScalarType as ScalarType, type ValueNode } from 'graphql';
 import type { PgColumnType } from '../catalog/table-definition.js';
+import { InvalidScalarValue } from '../execution/input-errors.js';
 import { jsonText } from '../json-text.js';
 
 /**
@@ -12,24 +13,34 @@ import { jsonText } from '../json-text.js';
 const INTEGER = /^-?\d+$/;
 const DECIMAL = /^-?(?:\d+(?:\.\d*)?|\.\d+)(?:[eE][+-]?\d+)?$/;
 
+/**
+ * PostGraphile's string scalars (BigInt, BigFloat, Datetime, Cursor) take only string literals:
+ * anything else is a validation error in its words, without a location (graphql-js reports a
+ * GraphQLError from parseLiteral as is).
+ */
 function literalText(ast: ValueNode, scalar: string): string {
-  if (ast.kind === Kind.STRING || ast.kind === Kind.INT || ast.kind === Kind.FLOAT) return ast.value;
-  // PostGraphile's wording, and like it no location (graphql-js reports a GraphQLError from parseLiteral as is).
+  if (ast.kind === Kind.STRING) return ast.value;
   throw new GraphQLError(`${scalar} can only parse string values (kind='${ast.kind}')`);
 }
 
-function inputText(value: unknown, scalar: string): string {
+/**
+ * A string that does not parse is not refused here: PostGraphile lets any string (and any
+ * variable value) through validation and fails the field that reads it. InvalidScalarValue
+ * carries the reason to that field (execution/input-errors.ts).
+ */
+function inputText(value: unknown, scalar: string): string | InvalidScalarValue {
   if (typeof value === 'string') return value;
   if (typeof value === 'number' && Number.isFinite(value)) return String(value);
   if (typeof value === 'bigint') return value.toString();
-  throw new GraphQLError(`${scalar} cannot represent ${JSON.stringify(value) ?? String(value)}; pass it as a string`);
+  return new InvalidScalarValue(`${scalar} cannot represent ${JSON.stringify(value) ?? String(value)}; pass it as a string`);
 }
 
-function parseBigInt(text: string): string {
+function parseBigInt(text: string | InvalidScalarValue): string | InvalidScalarValue {
+  if (text instanceof InvalidScalarValue) return text;
   const t = text.trim();
-  if (!INTEGER.test(t)) throw new GraphQLError(`BigInt cannot represent ${JSON.stringify(text)}: expected an integer such as "42"`);
+  if (!INTEGER.test(t)) return new InvalidScalarValue(`BigInt cannot represent ${JSON.stringify(text)}: expected an integer such as "42"`);
   const n = BigInt(t);
-  if (n < -(2n ** 63n) || n > 2n ** 63n - 1n) throw new GraphQLError(`BigInt ${t} is outside the 64-bit range of the column`);
+  if (n < -(2n ** 63n) || n > 2n ** 63n - 1n) return new InvalidScalarValue(`BigInt ${t} is outside the 64-bit range of the column`);
   return n.toString();
 }
 
@@ -41,9 +52,10 @@ export const GraphQLBigInt = new GraphQLScalarType({
   parseLiteral: (ast) => parseBigInt(literalText(ast, 'BigInt')),
 });
 
-function parseBigFloat(text: string): string {
+function parseBigFloat(text: string | InvalidScalarValue): string | InvalidScalarValue {
+  if (text instanceof InvalidScalarValue) return text;
   const t = text.trim();
-  if (!DECIMAL.test(t)) throw new GraphQLError(`BigFloat cannot represent ${JSON.stringify(text)}: expected a decimal such as "12.5"`);
+  if (!DECIMAL.test(t)) return new InvalidScalarValue(`BigFloat cannot represent ${JSON.stringify(text)}: expected a decimal such as "12.5"`);
   return t;
 }
 
@@ -71,10 +83,11 @@ export function formatDatetime(value: unknown): string {
   return `${m[1]}T${m[2]}.${(m[3] ?? '').padEnd(6, '0')}${zone}`;
 }
 
-function parseDatetime(text: string): string {
+function parseDatetime(text: string | InvalidScalarValue): string | InvalidScalarValue {
+  if (text instanceof InvalidScalarValue) return text;
   const t = text.trim();
   if (!/^\d{4}-\d{2}-\d{2}/.test(t) || Number.isNaN(Date.parse(t.replace(' ', 'T')))) {
-    throw new GraphQLError(`Datetime cannot represent ${JSON.stringify(text)}: expected ISO-8601 such as "2026-01-01T00:00:00Z"`);
+    return new InvalidScalarValue(`Datetime cannot represent ${JSON.stringify(text)}: expected ISO-8601 such as "2026-01-01T00:00:00Z"`);
   }
   return t;
 }
@@ -83,14 +96,8 @@ export const GraphQLDatetime = new GraphQLScalarType({
   name: 'Datetime',
   description: 'A point in time as an ISO-8601 string with time zone (RFC 3339).',
   serialize: formatDatetime,
-  parseValue: (value) => {
-    if (typeof value !== 'string') throw new GraphQLError(`Datetime cannot represent ${JSON.stringify(value) ?? String(value)}; pass an ISO-8601 string`);
-    return parseDatetime(value);
-  },
-  parseLiteral: (ast) => {
-    if (ast.kind !== Kind.STRING) throw new GraphQLError('Datetime must be an ISO-8601 string', { nodes: ast });
-    return parseDatetime(ast.value);
-  },
+  parseValue: (value) => parseDatetime(typeof value === 'string' ? value : new InvalidScalarValue(`Datetime cannot represent ${JSON.stringify(value) ?? String(value)}; pass an ISO-8601 string`)),
+  parseLiteral: (ast) => parseDatetime(literalText(ast, 'Datetime')),
 });
 
 function jsonLiteral(ast: ValueNode, variables: Record<string, unknown> | null | undefined): unknown {
@@ -161,14 +168,9 @@ export const GraphQLCursor = new GraphQLScalarType({
   name: 'Cursor',
   description: 'An opaque pagination cursor; pass back `startCursor`/`endCursor`/`edges.cursor` as `before`/`after`.',
   serialize: (value) => String(value),
-  parseValue: (value) => {
-    if (typeof value !== 'string') throw new GraphQLError('Cursor must be a string returned by a previous query');
-    return value;
-  },
-  parseLiteral: (ast) => {
-    if (ast.kind !== Kind.STRING) throw new GraphQLError('Cursor must be a string returned by a previous query', { nodes: ast });
-    return ast.value;
-  },
+  // PostGraphile: any variable value is taken as text (and then is no cursor it issued).
+  parseValue: (value) => (typeof value === 'string' ? value : String(value)),
+  parseLiteral: (ast) => literalText(ast, 'Cursor'),
 });
 
 export function scalarFor(type: PgColumnType, json: ScalarType = GraphQLJSONText): ScalarType {

@@ -1,14 +1,15 @@
 import {
   GraphQLBoolean, GraphQLEnumType, GraphQLID, GraphQLInputObjectType, GraphQLInt, GraphQLInterfaceType, GraphQLList, GraphQLNonNull,
-  GraphQLObjectType, type GraphQLFieldConfig, type GraphQLFieldConfigArgumentMap, type GraphQLFieldConfigMap, type GraphQLOutputType,
-  type GraphQLResolveInfo, type GraphQLScalarType, type SelectionSetNode,
+  GraphQLObjectType, getArgumentValues, type FieldNode, type FragmentDefinitionNode, type GraphQLFieldConfig, type GraphQLFieldConfigArgumentMap,
+  type GraphQLFieldConfigMap, type GraphQLOutputType, type GraphQLScalarType, type SelectionSetNode,
 } from 'graphql';
 import { backwardRelationName, fieldName, forwardRelationName, typeNames } from '../catalog/inflection.js';
 import type { TableCatalog } from '../catalog/relations.js';
 import { columnOf, type ForeignKeyDefinition, type TableDefinition } from '../catalog/table-definition.js';
 import type { GraphqlRequestContext } from '../execution/request-context.js';
 import type { Row } from '../execution/sql-runner.js';
-import { ConnectionValue, rowByKey, type RelationKey } from '../execution/table-reader.js';
+import { findInvalidArgument } from '../execution/input-errors.js';
+import { ConnectionValue, readColumns, rowByKey, type InlineRelation, type Page, type RelationKey } from '../execution/table-reader.js';
 import { pageSizesFor, planConnection, type ConnectionArgs } from '../sql/connection-plan.js';
 import { DEFAULT_ORDER, orderByValues } from '../sql/order-by.js';
 import { havingSql } from '../sql/having.js';
@@ -26,8 +27,12 @@ import { selectedFields } from './selection.js';
  * request limiter can plan them before execution.
  */
 export interface ConnectionFieldExtension {
-  chainhostConnection: { table: TableDefinition; relation: boolean; catalog: TableCatalog };
+  /** `foreignKey`: the child's key of a backward relation (`Block.transactionsByBlockHeight`). */
+  chainhostConnection: { table: TableDefinition; relation: boolean; catalog: TableCatalog; foreignKey?: ForeignKeyDefinition };
 }
+
+/** How many relation levels one statement reads below a page (blocks → transactions → events → …). */
+const MAX_INLINE_LEVELS = 4;
 
 type Resolver = GraphQLFieldConfig<unknown, GraphqlRequestContext>;
 
@@ -83,39 +88,102 @@ export class TableTypes {
     return this.args.get(table.name)!;
   }
 
-  /** A connection field over `table`; `relation` maps the source row to the child's key (backward relations). */
-  connectionField(table: TableDefinition, description: string, relation: ((source: Row) => RelationKey) | null, nullable: boolean): Resolver {
+  /**
+   * A connection field over `table`; `relation` maps the source row to the child's key
+   * (backward relations, whose foreign key is `foreignKey`).
+   */
+  connectionField(table: TableDefinition, description: string, relation: ((source: Row) => RelationKey) | null, nullable: boolean, foreignKey?: ForeignKeyDefinition): Resolver {
     const type = this.connectionType(table);
     return {
       type: nullable ? type : new GraphQLNonNull(type),
       description,
       args: this.connectionArgs(table),
-      extensions: { chainhostConnection: { table, relation: relation !== null, catalog: this.catalog } } satisfies ConnectionFieldExtension,
-      resolve: (source, args, ctx, info) => new ConnectionValue(
-        ctx,
-        planConnection(table, args as ConnectionArgs, pageSizesFor(ctx.pageSizes, relation !== null), this.catalog),
-        relation ? relation(source as Row) : null,
-        this.columnsRead(table, info),
-      ),
+      extensions: { chainhostConnection: { table, relation: relation !== null, catalog: this.catalog, foreignKey } } satisfies ConnectionFieldExtension,
+      resolve: (source, args, ctx, info) => {
+        // The same for every parent row of this field in this request: planned once.
+        const shape = ctx.memo(info.fieldNodes, () => {
+          try {
+            return { plan: planConnection(table, args as ConnectionArgs, pageSizesFor(ctx.pageSizes, relation !== null), this.catalog), error: null };
+          } catch (error) {
+            return { plan: null, error };
+          }
+        });
+        if (!shape.plan) throw shape.error;
+        const reading = ctx.memo(shape, () => ({
+          columns: this.columnsRead(table, info.fieldNodes, info.fragments),
+          chain: this.inlineChain(table, info.fieldNodes, info.fragments, info.variableValues, ctx, MAX_INLINE_LEVELS),
+        }));
+        return new ConnectionValue(ctx, shape.plan, relation ? relation(source as Row) : null, reading.columns, reading.chain);
+      },
     };
+  }
+
+  /** The selection sets of a connection's rows: under `nodes` and `edges.node`. */
+  private nodeSelections(fieldNodes: readonly FieldNode[], fragments: Readonly<Record<string, FragmentDefinitionNode>>): Array<SelectionSetNode | undefined> {
+    const nodeSets: Array<SelectionSetNode | undefined> = [];
+    for (const f of selectedFields(fieldNodes.map((n) => n.selectionSet), fragments)) {
+      if (f.name.value === 'nodes') nodeSets.push(f.selectionSet);
+      else if (f.name.value === 'edges') {
+        for (const e of selectedFields([f.selectionSet], fragments)) if (e.name.value === 'node') nodeSets.push(e.selectionSet);
+      }
+    }
+    return nodeSets;
   }
 
   /**
    * The columns a connection's rows must carry for the fields the query selects under `nodes`
    * and `edges.node`: the column fields, the keys of relations and of `nodeId`.
    */
-  columnsRead(table: TableDefinition, info: GraphQLResolveInfo): string[] {
-    const nodeSets: Array<SelectionSetNode | undefined> = [];
-    for (const f of selectedFields(info.fieldNodes.map((n) => n.selectionSet), info.fragments)) {
-      if (f.name.value === 'nodes') nodeSets.push(f.selectionSet);
-      else if (f.name.value === 'edges') {
-        for (const e of selectedFields([f.selectionSet], info.fragments)) if (e.name.value === 'node') nodeSets.push(e.selectionSet);
-      }
-    }
+  columnsRead(table: TableDefinition, fieldNodes: readonly FieldNode[], fragments: Readonly<Record<string, FragmentDefinitionNode>>): string[] {
     const byField = this.fieldColumns.get(table.name)!;
     const out = new Set<string>();
-    for (const f of selectedFields(nodeSets, info.fragments)) for (const c of byField.get(f.name.value) ?? []) out.add(c);
+    for (const f of selectedFields(this.nodeSelections(fieldNodes, fragments), fragments)) for (const c of byField.get(f.name.value) ?? []) out.add(c);
     return [...out];
+  }
+
+  /**
+   * The relations to read in a connection's own statement: the first backward relation under
+   * its rows whose page is read (nodes, edges or pageInfo), then the same below that one, up to
+   * `levels`. Anything else under the rows (a second relation, a forward lookup, a count) keeps
+   * its own batched statement; a relation whose arguments do not plan, or that carries a
+   * directive, is left to its resolver, which reports or skips it as usual.
+   */
+  private inlineChain(
+    table: TableDefinition, fieldNodes: readonly FieldNode[], fragments: Readonly<Record<string, FragmentDefinitionNode>>,
+    variables: Record<string, unknown>, ctx: GraphqlRequestContext, levels: number,
+  ): InlineRelation[] {
+    if (levels <= 0) return [];
+    const byKey = new Map<string, FieldNode[]>();
+    for (const f of selectedFields(this.nodeSelections(fieldNodes, fragments), fragments)) {
+      const key = f.alias?.value ?? f.name.value;
+      byKey.set(key, [...(byKey.get(key) ?? []), f]);
+    }
+    const fields = this.objectType(table).getFields();
+    for (const nodes of byKey.values()) {
+      if (nodes.some((n) => n.directives?.length)) continue;
+      const field = fields[nodes[0]!.name.value];
+      const connection = (field?.extensions as Partial<ConnectionFieldExtension> | undefined)?.chainhostConnection;
+      const fk = connection?.foreignKey;
+      if (!field || !connection || !fk) continue;
+      if (!selectedFields(nodes.map((n) => n.selectionSet), fragments).some((f) => ['nodes', 'edges', 'pageInfo'].includes(f.name.value))) continue;
+      let plan;
+      try {
+        const args = getArgumentValues(field, nodes[0]!, variables);
+        if (findInvalidArgument(args)) continue;
+        plan = planConnection(connection.table, args as ConnectionArgs, pageSizesFor(ctx.pageSizes, true), this.catalog);
+      } catch {
+        continue;
+      }
+      const child = connection.table;
+      return [{
+        plan,
+        childColumns: fk.columns,
+        parentColumns: fk.references.columns,
+        keyColumns: fk.columns.map((c) => columnOf(child, c)),
+        read: readColumns(plan, this.columnsRead(child, nodes, fragments)),
+      }, ...this.inlineChain(child, nodes, fragments, variables, ctx, levels - 1)];
+    }
+    return [];
   }
 
   /** Field name → the columns it reads, per table (columns, relation keys, nodeId). */
@@ -167,11 +235,19 @@ export class TableTypes {
       name: typeNames.connection(table),
       description: `A list of \`${table.typeName}\` values.`,
       fields: {
-        nodes: { type: new GraphQLNonNull(new GraphQLList(object)), description: `A list of \`${table.typeName}\` objects.`, resolve: async (c) => (await c.page()).rows },
+        nodes: {
+          type: new GraphQLNonNull(new GraphQLList(object)),
+          description: `A list of \`${table.typeName}\` objects.`,
+          resolve: (c) => c.pageNow()?.rows ?? c.page().then((p) => p.rows),
+        },
         edges: {
           type: new GraphQLNonNull(new GraphQLList(edge)),
           description: `A list of edges which contains the \`${table.typeName}\` and cursor to aid in pagination.`,
-          resolve: async (c) => (await c.page()).rows.map((row) => ({ row, connection: c })),
+          resolve: (c) => {
+            const edges = (p: Page) => p.rows.map((row) => ({ row, connection: c }));
+            const now = c.pageNow();
+            return now ? edges(now) : c.page().then(edges);
+          },
         },
         pageInfo: { type: new GraphQLNonNull(PageInfoType), description: 'Information to aid in pagination.', resolve: (c) => c },
         totalCount: { type: new GraphQLNonNull(GraphQLInt), description: `The count of *all* \`${table.typeName}\` you could get from the connection.`, resolve: (c) => c.totalCount() },
@@ -200,9 +276,9 @@ export class TableTypes {
       offset: { type: GraphQLInt, description: 'Skip the first `n` values from our `after` cursor, an alternative to cursor based pagination. May not be used with `last`.' },
       before: { type: GraphQLCursor, description: 'Read all values in the set before (above) this cursor.' },
       after: { type: GraphQLCursor, description: 'Read all values in the set after (below) this cursor.' },
-      orderBy: { type: new GraphQLList(new GraphQLNonNull(orderBy)), defaultValue: DEFAULT_ORDER, description: `The method to use when ordering \`${table.typeName}\`.` },
       condition: { type: condition, description: 'A condition to be used in determining which values should be returned by the collection.' },
       filter: { type: filter, description: 'A filter to be used in determining which values should be returned by the collection.' },
+      orderBy: { type: new GraphQLList(new GraphQLNonNull(orderBy)), defaultValue: DEFAULT_ORDER, description: `The method to use when ordering \`${table.typeName}\`.` },
     });
   }
 
@@ -231,11 +307,13 @@ export class TableTypes {
     for (const child of this.tables) {
       for (const fk of child.foreignKeys ?? []) {
         if (fk.references.table !== table.name) continue;
+        const keyColumns = fk.columns.map((c) => columnOf(child, c));
         add(backwardRelationName(child, fk), this.connectionField(
           child,
           `Reads and enables pagination through a set of \`${child.typeName}\`.`,
-          (row) => ({ columns: fk.columns.map((c) => columnOf(child, c)), values: fk.references.columns.map((c) => row[c]) }),
+          (row) => ({ columns: keyColumns, values: fk.references.columns.map((c) => row[c]) }),
           false,
+          fk,
         ) as GraphQLFieldConfig<Row, GraphqlRequestContext>);
       }
     }

@@ -1,6 +1,7 @@
 import { GraphQLError } from 'graphql';
 import type { TableCatalog } from '../catalog/relations.js';
 import type { TableDefinition } from '../catalog/table-definition.js';
+import { argumentError } from '../execution/input-errors.js';
 import { decodeCursor } from './cursor.js';
 import { resolveOrder, type ResolvedOrder } from './order-by.js';
 import { Sql } from './sql-fragment.js';
@@ -10,7 +11,8 @@ import { conditionSql, filterSql } from './where-clause.js';
  * The arguments of one connection field (`first, last, offset, before, after, orderBy,
  * condition, filter`) checked and turned into a plan: the WHERE clause, a total order, the
  * decoded cursors and the page size. Pure, so the request limiter can plan every connection of
- * a query before anything runs and reject a bad one with HTTP 400.
+ * a query before anything runs (for its cost and bounds); a bad argument fails the field when
+ * its resolver plans it (input-errors.ts).
  */
 export interface ConnectionArgs {
   first?: number | null;
@@ -63,8 +65,9 @@ export function planConnection(table: TableDefinition, args: ConnectionArgs, siz
   const first = checkCount(args.first, 'first', maxPageSize);
   const last = checkCount(args.last, 'last', maxPageSize);
   const offset = args.offset ?? 0;
-  if (!Number.isInteger(offset) || offset < 0) throw new GraphQLError(`\`offset\` must be a non-negative integer, got ${offset}`);
-  if (last !== null && offset > 0 && first === null) throw new GraphQLError('`offset` cannot be combined with `last`; page backwards with `last` and `before` instead');
+  if (!Number.isInteger(offset) || offset < 0) throw argumentError(`\`offset\` must be a non-negative integer, got ${offset}`);
+  // PostGraphile's words (a public error there, not a masked one), for any offset given with last.
+  if (last !== null && args.offset != null) throw new GraphQLError("Cannot use 'offset' with 'last'");
   const order = resolveOrder(table, args.orderBy, catalog);
   const after = args.after != null ? decodeCursor(order, args.after, 'after') : null;
   const before = args.before != null ? decodeCursor(order, args.before, 'before') : null;
@@ -77,9 +80,10 @@ export function planConnection(table: TableDefinition, args: ConnectionArgs, siz
 
 function checkCount(value: number | null | undefined, name: 'first' | 'last', max: number | null): number | null {
   if (value === null || value === undefined) return null;
-  if (!Number.isInteger(value) || value < 0) throw new GraphQLError(`\`${name}\` must be a non-negative integer, got ${value}`);
+  if (!Number.isInteger(value) || value < 0) throw argumentError(`\`${name}\` must be a non-negative integer, got ${value}`);
   if (max !== null && value > max) {
-    throw new GraphQLError(`\`${name}\` is ${value}, above the maximum page size of ${max}; request at most ${max} rows and page on with \`${name === 'first' ? 'after: pageInfo.endCursor' : 'before: pageInfo.startCursor'}\``);
+    // A bound of this server (off by default), refused with the request like the other bounds.
+    throw new GraphQLError(`\`${name}\` is ${value}, above the maximum page size of ${max}; request at most ${max} rows and page on with \`${name === 'first' ? 'after: pageInfo.endCursor' : 'before: pageInfo.startCursor'}\``, { extensions: { code: 'PAGE_TOO_LARGE', maxPageSize: max } });
   }
   return value;
 }

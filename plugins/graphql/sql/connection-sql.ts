@@ -124,6 +124,79 @@ export function pageSql(schema: string, plan: ConnectionPlan, partition: Partiti
   return Sql.build`SELECT ${keys.map((k) => `"k".${k}`).join(', ')}, "x".* FROM ${values} AS "k"(${keys.join(', ')}) CROSS JOIN LATERAL (SELECT ${selectList(plan.table, T, columns)}${orderSelects(plan)} FROM ${from} AS ${quoteIdent(T)} WHERE ${join} ${tail}) AS "x" LIMIT ${String(cap)}`;
 }
 
+/**
+ * A relation read in its parent's statement (an explorer's blocks → transactions → events):
+ * the child page of every parent row, matched on the foreign key, as one more LEFT JOIN
+ * LATERAL level. `read` is what the child's rows must carry (null: every column).
+ */
+export interface InlineLevel {
+  plan: ConnectionPlan;
+  /** The child's foreign key columns… */
+  childColumns: readonly string[];
+  /** …and the parent columns they reference. */
+  parentColumns: readonly string[];
+  read: ReadonlySet<string> | null;
+}
+
+/** The name a level's column carries in the joined row (`__1_hash`); level 0 keeps plain names. */
+export function levelColumn(level: number, name: string): string {
+  return `__${level}_${name}`;
+}
+
+/** The names a level's subquery yields: its columns (table order) and its order expressions. */
+export function levelNames(plan: ConnectionPlan, read: ReadonlySet<string> | null): string[] {
+  return [...plan.table.columns.filter((c) => !read || read.has(c.name)).map((c) => c.name), ...plan.order.terms.filter((t) => t.expression).map((t) => t.column.name)];
+}
+
+/** A level's position within its parent's page (`row_number()` in the page's order), as named in the joined row. */
+export const ROW_NUMBER = '__rn';
+
+/**
+ * The row number a level's first row carries: its page's `row_number()` counts from the first
+ * row read, before an OFFSET.
+ */
+export function firstRowNumber(plan: ConnectionPlan): number {
+  return plan.offset + 1;
+}
+
+/**
+ * The page of `plan` (partitioned or not) with every level of `chain` joined below it: one row
+ * per path from a top row down to the deepest level that has rows (NULLs below), in the order
+ * of each level's page. Each level reads its page per parent (limit + 1 rows, for hasMore);
+ * the whole statement is capped at `cap` rows, each of which carries a row no other carries
+ * (the deepest one present), so reading past the request's budget is still seen at the cap.
+ * A row's columns travel only on its first path (every level below at its first row); the
+ * other paths carry its primary key alone, so a parent is not sent and parsed once per child.
+ */
+export function chainPageSql(schema: string, plan: ConnectionPlan, partition: Partition | null, columns: ReadonlySet<string> | null, chain: readonly InlineLevel[], cap: number): Sql {
+  const plans = [plan, ...chain.map((l) => l.plan)];
+  // The first path of a level-`l` row: every level below it at its first row, or absent.
+  const firstPath = (l: number) => plans.slice(l + 1).map((p, k) => `("l${l + 1 + k}"."${ROW_NUMBER}" IS NULL OR "l${l + 1 + k}"."${ROW_NUMBER}" = ${firstRowNumber(p)})`).join(' AND ');
+  const selects: string[] = partition ? partition.columns.map((_c, i) => `"l0".${quoteIdent(`${KEY_PREFIX}${i}`)}`) : [];
+  plans.forEach((p, l) => {
+    const alias = quoteIdent(`l${l}`);
+    const key = new Set(p.table.primaryKey);
+    const last = l === plans.length - 1;
+    for (const name of levelNames(p, l === 0 ? columns : chain[l - 1]!.read)) {
+      const value = `${alias}.${quoteIdent(name)}`;
+      selects.push(`${key.has(name) || last ? value : `CASE WHEN ${firstPath(l)} THEN ${value} END`} AS ${quoteIdent(l === 0 ? name : levelColumn(l, name))}`);
+    }
+    if (l > 0) selects.push(`${alias}."${ROW_NUMBER}" AS ${quoteIdent(levelColumn(l, ROW_NUMBER))}`);
+  });
+  const joins = chain.map((level, i) => {
+    const on = level.childColumns.map((c, k) => Sql.raw(`${col(T, c)} = ${col(`l${i}`, level.parentColumns[k]!)}`));
+    return Sql.build` LEFT JOIN LATERAL (${pageBody(schema, level.plan, level.read, Sql.and([...on, boundedWhere(level.plan)]), cap)}) AS ${quoteIdent(`l${i + 1}`)} ON TRUE`;
+  });
+  return Sql.build`SELECT ${selects.join(', ')} FROM (${pageSql(schema, plan, partition, columns, cap)}) AS "l0"${Sql.join(joins, '')} LIMIT ${String(cap)}`;
+}
+
+/** A level's page per parent, numbered in its order (`__rn`, for firstPath). */
+function pageBody(schema: string, plan: ConnectionPlan, columns: ReadonlySet<string> | null, where: Sql, cap: number): Sql {
+  const order = orderSql(plan.order.terms, plan.backward);
+  const limit = plan.limit === null ? cap : Math.min(plan.limit + 1, cap);
+  return Sql.build`SELECT ${selectList(plan.table, T, columns)}${orderSelects(plan)}, row_number() OVER (ORDER BY ${order}) AS "${ROW_NUMBER}" FROM ${tableRef(schema, plan.table)} AS ${quoteIdent(T)} WHERE ${where} ORDER BY ${order} LIMIT ${String(limit)}${plan.offset ? ` OFFSET ${plan.offset}` : ''}`;
+}
+
 function partitionSelect(partition: Partition | null): string {
   return partition ? partition.columns.map((c, i) => `${col(T, c.name)} AS ${quoteIdent(`${KEY_PREFIX}${i}`)}`).join(', ') + ', ' : '';
 }

@@ -35,7 +35,8 @@ function cursorValue(value: unknown, type: PgColumnType): unknown {
 const INVALID = 'Invalid cursor, please enter a cursor from a previous request, or null.';
 
 export function decodeCursor(order: ResolvedOrder, cursor: string, argument: 'after' | 'before'): unknown[] {
-  const invalid = (why: string) => new GraphQLError(`${INVALID} (\`${argument}\`: ${why}; use a cursor from this connection's edges or pageInfo, fetched with the same orderBy)`);
+  // PostGraphile's public message, word for word (clients match on it); why it is invalid stays here.
+  const invalid = (_why: string) => new GraphQLError(INVALID);
   let parsed: unknown;
   try {
     parsed = JSON.parse(Buffer.from(cursor, 'base64').toString('utf8'));

@@ -80,7 +80,29 @@ function relationAggregateOrders(table: TableDefinition, catalog: TableCatalog |
   return orders;
 }
 
+/**
+ * Resolved orders per catalog (or none), table and orderBy list: pure, and asked for by every
+ * connection of every request (the digest is a SHA-256). Shared read-only.
+ */
+const resolvedCache = new WeakMap<object, WeakMap<TableDefinition, Map<string, ResolvedOrder>>>();
+const NO_CATALOG = {};
+const MAX_CACHED_ORDERS = 1_000;
+
 export function resolveOrder(table: TableDefinition, orderBy: readonly string[] | null | undefined, catalog: TableCatalog | null = null): ResolvedOrder {
+  let byTable = resolvedCache.get(catalog ?? NO_CATALOG);
+  if (!byTable) resolvedCache.set(catalog ?? NO_CATALOG, (byTable = new WeakMap()));
+  let cache = byTable.get(table);
+  if (!cache) byTable.set(table, (cache = new Map()));
+  const key = (orderBy ?? []).join(',');
+  let resolved = cache.get(key);
+  if (resolved) return resolved;
+  resolved = computeOrder(table, orderBy, catalog);
+  if (cache.size >= MAX_CACHED_ORDERS) cache.clear();
+  cache.set(key, resolved);
+  return resolved;
+}
+
+function computeOrder(table: TableDefinition, orderBy: readonly string[] | null | undefined, catalog: TableCatalog | null): ResolvedOrder {
   const names = orderBy && orderBy.length ? orderBy : DEFAULT_ORDER;
   const terms: OrderTerm[] = [];
   const seen = new Set<string>();

@@ -1,5 +1,6 @@
 import { GraphQLError } from 'graphql';
 import { fieldName } from '../catalog/inflection.js';
+import { argumentError } from '../execution/input-errors.js';
 import type { TableCatalog, TableRelation } from '../catalog/relations.js';
 import type { ColumnDefinition, TableDefinition } from '../catalog/table-definition.js';
 import { operatorsFor, trivialOperator, type OperatorSpec } from './filter-operators.js';
@@ -79,14 +80,14 @@ class FilterCompiler {
   }
 
   object(filter: Record<string, unknown>): Sql {
-    if (Object.keys(filter).length === 0) throw new GraphQLError(EMPTY_OBJECT);
+    if (Object.keys(filter).length === 0) throw argumentError(EMPTY_OBJECT);
     const parts: Sql[] = [];
     for (const [key, value] of Object.entries(filter)) {
       if (value === undefined) continue;
-      if (value === null) throw new GraphQLError(NULL_LITERAL);
+      if (value === null) throw argumentError(NULL_LITERAL);
       if (key === 'and' || key === 'or') {
         const items = (value as Record<string, unknown>[]).map((item) => {
-          if (item === null) throw new GraphQLError(NULL_LITERAL);
+          if (item === null) throw argumentError(NULL_LITERAL);
           return this.object(item);
         });
         parts.push(key === 'and' ? Sql.and(items) : Sql.or(items));
@@ -111,19 +112,19 @@ class FilterCompiler {
     const wanted = relation && exists && relation.field !== key
       ? (relation.direction === 'forward' ? exists[0] === 'Exists' && relation.nullable : exists[0] === 'Exist')
       : Boolean(relation);
-    if (!relation || !wanted || !this.catalog) throw new GraphQLError(`${this.table.typeName}Filter has no field ${key}`);
+    if (!relation || !wanted || !this.catalog) throw argumentError(`${this.table.typeName}Filter has no field ${key}`);
     const other = `r${++this.aliases.next}`;
     const join = relation.localColumns.map((c, i) => `${col(other, relation.otherColumns[i]!)} = ${col(this.alias, c)}`).join(' AND ');
     const from = `${quoteIdent(this.catalog.dbSchema)}.${quoteIdent(relation.other.name)} AS ${quoteIdent(other)}`;
     const some = (where: Sql) => Sql.build`EXISTS (SELECT 1 FROM ${from} WHERE ${Sql.and([Sql.raw(join), where])})`;
     if (relation.field !== key) return value ? some(TRUE) : Sql.build`NOT ${some(TRUE)}`;
     const inner = (f: unknown) => {
-      if (f === null) throw new GraphQLError(NULL_LITERAL);
+      if (f === null) throw argumentError(NULL_LITERAL);
       return new FilterCompiler(relation.other, other, this.catalog, this.aliases).object(f as Record<string, unknown>);
     };
     if (relation.direction === 'forward') return some(inner(value));
     const quantifiers = value as Record<string, unknown>;
-    if (Object.keys(quantifiers).length === 0) throw new GraphQLError(EMPTY_OBJECT);
+    if (Object.keys(quantifiers).length === 0) throw argumentError(EMPTY_OBJECT);
     const parts: Sql[] = [];
     for (const [q, f] of Object.entries(quantifiers)) {
       if (f === undefined) continue;
@@ -131,7 +132,7 @@ class FilterCompiler {
       else if (q === 'none') parts.push(Sql.build`NOT ${some(inner(f))}`);
       else if (q === 'every') parts.push(Sql.build`NOT ${some(Sql.build`NOT (${inner(f)})`)}`);
       else if (q === 'aggregates') parts.push(this.aggregates(relation, other, from, join, f as Record<string, unknown>));
-      else throw new GraphQLError(`${key} has no field ${q}`);
+      else throw argumentError(`${key} has no field ${q}`);
     }
     return Sql.and(parts);
   }
@@ -143,7 +144,7 @@ class FilterCompiler {
     for (const [key, value] of Object.entries(input)) {
       if (key === 'filter' || value === null || value === undefined) continue;
       const kind = AGGREGATE_KINDS.find((k) => k.id === key);
-      if (!kind) throw new GraphQLError(`${relation.other.typeName}AggregatesFilter has no field ${key}`);
+      if (!kind) throw argumentError(`${relation.other.typeName}AggregatesFilter has no field ${key}`);
       for (const [field, operators] of Object.entries(value as Record<string, unknown>)) {
         const column = fieldsOf(relation.other).find(([name]) => name === field)?.[1];
         if (!column || operators === null || operators === undefined) continue;
@@ -161,14 +162,14 @@ class FilterCompiler {
 
   /** The operators of `column`'s type applied to `subject` (a column, or an aggregate subquery with its own values). */
   private operators(column: ColumnDefinition, subject: Sql, operators: Record<string, unknown>): Sql {
-    if (Object.keys(operators).length === 0) throw new GraphQLError(EMPTY_OBJECT);
+    if (Object.keys(operators).length === 0) throw argumentError(EMPTY_OBJECT);
     const specs = operatorMap(column);
     const parts: Sql[] = [];
     for (const [name, value] of Object.entries(operators)) {
       if (value === undefined) continue;
-      if (value === null) throw new GraphQLError(NULL_LITERAL);
+      if (value === null) throw argumentError(NULL_LITERAL);
       const spec = specs.get(name);
-      if (!spec) throw new GraphQLError(`operator ${name} is not available on ${fieldName(column.name)}`);
+      if (!spec) throw argumentError(`operator ${name} is not available on ${fieldName(column.name)}`);
       if (Array.isArray(value) && value.length > MAX_LIST_ITEMS) {
         throw new GraphQLError(
           `\`${name}\` list of ${value.length} items on ${fieldName(column.name)}: at most ${MAX_LIST_ITEMS} are allowed; split the query or narrow it with a range (greaterThan/lessThan)`,

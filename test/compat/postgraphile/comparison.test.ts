@@ -1,6 +1,7 @@
 import { strict as assert } from 'node:assert';
 import { buildSchema, graphqlSync, type IntrospectionQuery } from 'graphql';
-import { canonicalAnswer, valueDifferences } from './support/answer-diff.js';
+import { canonicalAnswer, equalButMaskedMessages, valueDifferences } from './support/answer-diff.js';
+import { ALLOWED_DIFFERENCES } from './allowed-differences.js';
 import { diffSchemas, flattenSchema, INTROSPECTION_QUERY } from './support/schema-diff.js';
 
 /**
@@ -29,6 +30,25 @@ describe('compat comparison (PostGraphile differential test)', () => {
       canonicalAnswer({ status: 200, body: { errors: [{ message: 'Bad cursor' }] } }),
       'an unmasked message counts',
     );
+  });
+
+  it('a clearer message is allowed only where PostGraphile masks its own, and nothing else may differ', () => {
+    const theirs = { status: 200, body: { data: { a: null }, errors: [{ message: "An error occurred (logged with hash: 'h', id: 'X')", path: ['a'], locations: [{ line: 1, column: 3 }], extensions: { errorId: 'X' } }] } };
+    const ours = (patch: Record<string, unknown> = {}, status = 200, data: unknown = { a: null }) => ({
+      status, body: { data, errors: [{ message: '`first` must be a non-negative integer, got -1', path: ['a'], locations: [{ line: 1, column: 3 }], extensions: { errorId: 'Y' }, ...patch }] },
+    });
+    const same = (mine: { status: number; body: unknown }) => equalButMaskedMessages(JSON.parse(canonicalAnswer(theirs)), JSON.parse(canonicalAnswer(mine)));
+    assert.equal(same(ours()), true, 'only the message differs');
+    assert.equal(same(ours({}, 400)), false, 'the status counts');
+    assert.equal(same(ours({}, 200, null)), false, 'data counts');
+    assert.equal(same(ours({ path: ['b'] })), false, 'the path counts');
+    assert.equal(same(ours({ extensions: { code: 'BAD_USER_INPUT' } })), false, 'extensions count');
+    assert.equal(same(ours({ locations: undefined })), false, 'locations count');
+    const publicMessage = { status: 200, body: { data: { a: null }, errors: [{ message: 'Invalid cursor, please enter a cursor from a previous request, or null.', path: ['a'], extensions: {} }] } };
+    const mine = { status: 200, body: { data: { a: null }, errors: [{ message: 'Invalid cursor (after)', path: ['a'], extensions: {} }] } };
+    assert.equal(equalButMaskedMessages(JSON.parse(canonicalAnswer(publicMessage)), JSON.parse(canonicalAnswer(mine))), false, 'a public message must be PostGraphile\'s');
+    const entry = ALLOWED_DIFFERENCES.find((e) => String(e.id) === String(/^query\/error\//))!;
+    assert.ok(entry.when, 'the entry for clearer messages checks the answers');
   });
 
   it('answers: differences are listed by JSON path with both sides', () => {

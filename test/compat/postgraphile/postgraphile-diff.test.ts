@@ -71,14 +71,15 @@ describe('GraphQL compatibility with PostGraphile 5 under upstream\'s preset (di
   });
 });
 
-function matches(entry: AllowedDifference, id: string): boolean {
-  return typeof entry.id === 'string' ? entry.id === id : entry.id.test(id);
+function matches(entry: AllowedDifference, d: Difference): boolean {
+  const named = typeof entry.id === 'string' ? entry.id === d.id : entry.id.test(d.id);
+  return named && (!entry.when || (d.answers !== undefined && entry.when(d.answers)));
 }
 
 function applyAllowList(diffs: Difference[], prefix: string): { unexplained: Difference[]; stale: AllowedDifference[]; allowed: number } {
   const relevant = ALLOWED_DIFFERENCES.filter((e) => (typeof e.id === 'string' ? e.id.startsWith(prefix) : e.id.source.includes(prefix.replace('/', '\\/'))));
-  const unexplained = diffs.filter((d) => !relevant.some((e) => matches(e, d.id)));
-  const stale = relevant.filter((e) => !diffs.some((d) => matches(e, d.id)));
+  const unexplained = diffs.filter((d) => !relevant.some((e) => matches(e, d)));
+  const stale = relevant.filter((e) => !diffs.some((d) => matches(e, d)));
   return { unexplained, stale, allowed: diffs.length - unexplained.length };
 }
 

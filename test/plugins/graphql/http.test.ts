@@ -28,7 +28,7 @@ describe('GraphQL over HTTP (spec §4 GraphQL)', function () {
       it('POST /graphql with a JSON body: 200 and PostGraphile shapes', async function () {
         const r = await g.post({ query: 'query ($h: BigInt!) { blockByHeight(height: $h) { height blockTime blockTimeIso txCount } }', variables: { h: '6' } });
         assert.equal(r.status, 200);
-        assert.match(String(r.headers['content-type']), /application\/json/);
+        assert.match(String(r.headers['content-type']), /^application\/graphql-response\+json/);
         assert.deepStrictEqual(r.json, { data: { blockByHeight: { height: '6', blockTime: '1767225606000000000', blockTimeIso: '2026-01-01T00:00:06.000000+00:00', txCount: 3 } } });
       });
 
@@ -70,6 +70,9 @@ describe('GraphQL over HTTP (spec §4 GraphQL)', function () {
         const r = await g.post({ query: 'mutation { createBlock(input: {}) { clientMutationId } }' });
         assert.equal(r.status, 400);
         assert.match(errorsOf(r).join(' '), /read-only: mutation operations are not supported/);
+        // PostGraphile's shape for it: no location, an error id (PostGraphile masks the message).
+        assert.equal(r.json.errors[0].locations, undefined);
+        assert.match(r.json.errors[0].extensions.errorId, /^[A-Z0-9]{10}$/);
         const schema = await g.post({ query: '{ __schema { mutationType { name } subscriptionType { name } } }' });
         assert.deepStrictEqual(schema.json.data.__schema, { mutationType: null, subscriptionType: null });
       });
@@ -104,18 +107,42 @@ describe('GraphQL over HTTP (spec §4 GraphQL)', function () {
         assert.equal(variable.status, 200, variable.text.slice(0, 300));
       });
 
-      it('offset with last, negative first, a foreign cursor: 400', async function () {
+      it('offset with last, negative first, a foreign cursor: the field fails (200, data null, path), as in PostGraphile', async function () {
         const cursor = Buffer.from(JSON.stringify(['0123456789', '1'])).toString('base64');
-        for (const [query, message] of [
-          ['{ allBlocks(last: 1, offset: 2) { totalCount } }', /`offset` cannot be combined with `last`/],
-          ['{ allBlocks(first: -1) { totalCount } }', /`first` must be a non-negative integer/],
-          [`{ allBlocks(after: "${cursor}") { totalCount } }`, /Invalid cursor, please enter a cursor from a previous request, or null\. \(`after`: it was made under another orderBy/],
-          ['{ allBlocks(after: "not a cursor") { totalCount } }', /Invalid cursor, please enter a cursor/],
+        for (const [query, message, errorId] of [
+          ['{ allBlocks(last: 1, offset: 2) { totalCount } }', /^Cannot use 'offset' with 'last'$/, false],
+          ['{ allBlocks(first: -1) { totalCount } }', /`first` must be a non-negative integer/, true],
+          [`{ allBlocks(after: "${cursor}") { totalCount } }`, /^Invalid cursor, please enter a cursor from a previous request, or null\.$/, false],
+          ['{ allBlocks(after: "not a cursor") { totalCount } }', /^Invalid cursor, please enter a cursor/, false],
         ] as const) {
           const r = await g.post({ query });
-          assert.equal(r.status, 400, query);
+          assert.equal(r.status, 200, query);
+          assert.deepStrictEqual(r.json.data, { allBlocks: null }, query);
           assert.match(errorsOf(r)[0], message, query);
+          assert.deepStrictEqual(r.json.errors[0].path, ['allBlocks'], query);
+          assert.deepStrictEqual(r.json.errors[0].locations, [{ line: 1, column: 3 }], query);
+          // An error id where PostGraphile masks the message; its public errors have none.
+          if (errorId) assert.match(r.json.errors[0].extensions.errorId, /^[A-Z0-9]{10}$/, query);
+          else assert.deepStrictEqual(r.json.errors[0].extensions, {}, query);
         }
+      });
+
+      it('a value a scalar cannot parse fails the field that reads it, naming the argument; the rest of the query is answered', async function () {
+        const r = await g.post({ query: '{ blockByHeight(height: "1") { height } allBlocks(condition: {height: "x"}) { totalCount } }' });
+        assert.equal(r.status, 200, r.text.slice(0, 300));
+        assert.deepStrictEqual(r.json.data, { blockByHeight: { height: '1' }, allBlocks: null });
+        assert.match(errorsOf(r)[0], /BigInt cannot represent "x".*\(argument `condition\.height`\)/);
+        assert.deepStrictEqual(r.json.errors[0].path, ['allBlocks']);
+        const literal = await g.post({ query: '{ blockByHeight(height: 1) { height } }' });
+        assert.equal(literal.status, 400, 'PostGraphile takes BigInt only as a string literal');
+        assert.match(errorsOf(literal)[0], /BigInt can only parse string values \(kind='IntValue'\)/);
+      });
+
+      it('answers application/graphql-response+json, or application/json to a client that accepts only that', async function () {
+        const r = await g.post({ query: '{ __typename }' });
+        assert.match(r.headers['content-type'] ?? '', /^application\/graphql-response\+json/);
+        const legacy = await g.post({ query: '{ __typename }' }, { accept: 'application/json' });
+        assert.match(legacy.headers['content-type'] ?? '', /^application\/json/);
       });
 
       it('a query nested too deep: 400 with the path and the limit', async function () {
@@ -143,34 +170,40 @@ describe('GraphQL over HTTP (spec §4 GraphQL)', function () {
       it('a body over 1 MiB: 413 with a GraphQL error', async function () {
         const r = await g.post({ query: `{ allBlocks { totalCount } } # ${'x'.repeat(1024 * 1024)}` });
         assert.equal(r.status, 413);
-        assert.match(errorsOf(r)[0], /request body exceeds 1048576 bytes/);
-        assert.equal(r.json.errors[0].extensions.code, 'PAYLOAD_TOO_LARGE');
+        assert.deepStrictEqual(r.json, { errors: [{ message: 'Too much data', extensions: { statusCode: 413 } }] }, 'grafserv\'s answer');
       });
 
-      it('variables that do not fit their types: 400', async function () {
-        const r = await g.post({ query: 'query ($h: BigInt!) { blockByHeight(height: $h) { height } }', variables: { h: 'twelve' } });
+      it('variables that do not fit their types: 400; a BigInt that does not parse fails its field, as in PostGraphile', async function () {
+        const r = await g.post({ query: 'query ($n: Int) { allBlocks(first: $n) { totalCount } }', variables: { n: 'twelve' } });
         assert.equal(r.status, 400);
-        assert.match(errorsOf(r)[0], /BigInt cannot represent "twelve"/);
+        assert.match(errorsOf(r)[0], /Variable "\$n" got invalid value "twelve"; Int cannot represent non-integer value/);
+        const big = await g.post({ query: 'query ($h: BigInt!) { blockByHeight(height: $h) { height } }', variables: { h: 'twelve' } });
+        assert.equal(big.status, 200);
+        assert.deepStrictEqual(big.json.data, { blockByHeight: null });
+        assert.match(errorsOf(big)[0], /BigInt cannot represent "twelve".*\(argument `height`\)/);
       });
 
-      it('malformed bodies: invalid JSON, no query, a batch: 400', async function () {
+      it('malformed bodies: invalid JSON, no query, a batch, no content type, text: grafserv\'s status and message', async function () {
+        const grafserv = (status: number, message: string) => ({ status, json: { errors: [{ message, extensions: { statusCode: status } }] } });
+        const answer = (r: { status: number; json: unknown }) => ({ status: r.status, json: r.json });
         const bad = await request(g.url, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{"query": ' });
-        assert.equal(bad.status, 400);
-        assert.match(errorsOf(bad)[0], /not valid JSON/);
-        const none = await g.post({ variables: {} });
-        assert.equal(none.status, 400);
-        assert.match(errorsOf(none)[0], /Must provide query string/);
-        const batch = await g.post([{ query: '{ allBlocks { totalCount } }' }]);
-        assert.equal(batch.status, 400);
-        assert.match(errorsOf(batch)[0], /batched GraphQL requests are not supported/);
+        assert.deepStrictEqual(answer(bad), grafserv(400, "Parsing failed, please check that the data you're sending to the server is correct"));
+        assert.deepStrictEqual(answer(await g.post({ variables: {} })), grafserv(400, 'query must be a string'));
+        assert.deepStrictEqual(answer(await g.post([{ query: '{ allBlocks { totalCount } }' }])), grafserv(400, 'Invalid body; expected object'));
+        assert.deepStrictEqual(answer(await g.post({ query: '{ __typename }', variables: '{}' })), grafserv(400, 'Invalid variables; expected JSON-encoded object'));
+        const untyped = await request(g.url, { method: 'POST', headers: {}, body: '{"query":"{ __typename }"}' });
+        assert.deepStrictEqual(answer(untyped), grafserv(400, 'Could not determine the Content-Type of the request'));
+        const text = await request(g.url, { method: 'POST', headers: { 'content-type': 'text/plain' }, body: '{ __typename }' });
+        assert.deepStrictEqual(answer(text), grafserv(415, "Media type 'text/plain' is not allowed"));
       });
 
       it('GET /graphql without GraphiQL: 405; /graphiql is not served', async function () {
         const get = await request(g.url, { headers: { accept: 'text/html' } });
         assert.equal(get.status, 405);
-        assert.match(errorsOf(get)[0], /must be POSTed/);
+        assert.deepStrictEqual(get.json, { errors: [{ message: 'Method not supported, please use POST', extensions: {} }] });
         const graphiql = await request(g.url.replace(/\/graphql$/, '/graphiql'));
         assert.equal(graphiql.status, 404);
+        assert.equal(graphiql.text, 'Could not process GET request to /graphiql ─ please POST requests to /graphql');
       });
     });
 

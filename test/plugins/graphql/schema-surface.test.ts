@@ -72,7 +72,7 @@ describe('GraphQL: schema names and shapes (graphql.md §2-§4)', function () {
     const all = schema.getQueryType()!.getFields().allTransactions!;
     assert.deepStrictEqual(all.args.map((a) => [a.name, String(a.type)]), [
       ['first', 'Int'], ['last', 'Int'], ['offset', 'Int'], ['before', 'Cursor'], ['after', 'Cursor'],
-      ['orderBy', '[TransactionsOrderBy!]'], ['condition', 'TransactionCondition'], ['filter', 'TransactionFilter'],
+      ['condition', 'TransactionCondition'], ['filter', 'TransactionFilter'], ['orderBy', '[TransactionsOrderBy!]'],
     ]);
     assert.deepStrictEqual(all.args.find((a) => a.name === 'orderBy')!.defaultValue, ['PRIMARY_KEY_ASC']);
     assert.equal(String(all.type), 'TransactionsConnection');

@@ -27,7 +27,7 @@ export async function runCorpus(referenceUrl: string, oursUrl: string, corpus: C
     }
     const [ca, cb] = [canonicalAnswer(a), canonicalAnswer(b)];
     if (ca === cb) continue;
-    out.differences.push({ id: `query/${entry.name}`, detail: valueDifferences(JSON.parse(ca), JSON.parse(cb)).join('\n    ') });
+    out.differences.push({ id: `query/${entry.name}`, detail: valueDifferences(JSON.parse(ca), JSON.parse(cb)).join('\n    '), answers: { reference: JSON.parse(ca), ours: JSON.parse(cb) } });
     out.details.push(`## query/${entry.name}\n${entry.get !== undefined ? `GET ${entry.get}` : entry.rawBody ?? entry.query}${entry.headers ? `\n(headers ${JSON.stringify(entry.headers)})` : ''}\n-- PostGraphile:\n${ca}\n-- chainhost:\n${cb}\n`);
   }
   return out;

@@ -198,6 +198,26 @@ export function queryCorpus(c: CompatChain): CorpusQuery[] {
     { name: 'http/content-type-graphql', query: '', rawBody: '{ blockByHeight(height: "1") { height } }', headers: { 'content-type': 'application/graphql' } },
     { name: 'error/content-type-text', query: '{ __typename }', headers: { 'content-type': 'text/plain' } },
     { name: 'error/partial', query: '{ blockByHeight(height: "1") { height } allBlocks(first: -5) { nodes { height } } }' },
+    { name: 'agg/grouped-no-group-key', query: '{ allBlocks { groupedAggregates(groupBy: []) { keys } } allTransactions { groupedAggregates(groupBy: [SENDER]) { keys } } }' },
+    // Field errors and request errors under each media type a client may accept (GraphQL over HTTP).
+    { name: 'error/negative-first-accept-json', query: '{ allBlocks(first: -1) { nodes { height } } }', headers: { accept: 'application/json' } },
+    { name: 'error/mutation-accept-json', query: 'mutation { __typename }', headers: { accept: 'application/json' } },
+    { name: 'error/mutation-accept-graphql-response', query: 'mutation { __typename }', headers: { accept: 'application/graphql-response+json' } },
+    { name: 'error/subscription', query: 'subscription { __typename }' },
+    { name: 'error/missing-variable-accept-json', query: 'query ($h: BigInt!) { blockByHeight(height: $h) { height } }', headers: { accept: 'application/json' } },
+    { name: 'error/offset-with-last', query: '{ allBlocks(last: 2, offset: 1) { nodes { height } } }' },
+    { name: 'error/filter-empty-object', query: '{ allBlocks(filter: {}) { nodes { height } } }' },
+    { name: 'error/filter-null-operand', query: '{ allBlocks(filter: {height: {in: null}}) { nodes { height } } }' },
+    { name: 'error/condition-bad-bigint', query: '{ allBlocks(condition: {height: "x"}) { nodes { height } } }' },
+    { name: 'error/bigint-int-literal', query: '{ blockByHeight(height: 5) { height } }' },
+    { name: 'error/cursor-variable-number', query: 'query ($c: Cursor) { allBlocks(after: $c) { totalCount } }', variables: { c: 5 } },
+    { name: 'error/unknown-operation', query: 'query A { a: __typename } query B { b: __typename }', rawBody: JSON.stringify({ query: 'query A { a: __typename } query B { b: __typename }', operationName: 'C' }) },
+    { name: 'error/operation-not-chosen', query: '', rawBody: JSON.stringify({ query: 'query A { a: __typename } query B { b: __typename }' }) },
+    { name: 'error/empty-query', query: '', rawBody: '{"query":""}' },
+    { name: 'error/null-body', query: '', rawBody: 'null' },
+    { name: 'error/variables-not-object', query: '', rawBody: '{"query":"{ __typename }","variables":[1]}' },
+    { name: 'error/operation-name-not-string', query: '', rawBody: '{"query":"{ __typename }","operationName":5}' },
+    { name: 'error/variables-as-json-text', query: '', rawBody: JSON.stringify({ query: 'query ($h: BigInt!) { blockByHeight(height: $h) { height } }', variables: JSON.stringify({ h: '1' }) }) },
   ];
   return q;
 }

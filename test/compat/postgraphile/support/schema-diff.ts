@@ -14,6 +14,8 @@ export interface Difference {
   id: string;
   /** What differs, in one or a few lines. */
   detail: string;
+  /** For a query: both answers, normalised (`{status, body}`), for allow-list entries that check what differs. */
+  answers?: { reference: unknown; ours: unknown };
 }
 
 function typeRef(t: IntrospectionTypeRef): string {
