@@ -1,12 +1,12 @@
 import 'reflect-metadata';
 import http from 'node:http';
 import path from 'node:path';
-import { pathToFileURL } from 'node:url';
+import { fileURLToPath, pathToFileURL } from 'node:url';
 import type { Knex } from 'knex';
 import { BENCH_POSTGRES_URL as POSTGRES_URL, postgresReachable } from './bench-postgres.js';
 import { postLoad } from './http-load.js';
 import { printTable, type BenchResult } from './bench-result.js';
-import { ensureBuild, importBuilt } from './production-build.js';
+import { answerIfBuiltChild, ensureBuild, importBuilt, inBuiltProcess } from './production-build.js';
 
 /** The GraphQL server and the database handle from the compiled build, as `npm start` runs them (production-build.ts). */
 async function builtModules() {
@@ -121,8 +121,13 @@ async function benchOn(kind: 'postgres' | 'pglite'): Promise<BenchResult[]> {
   }
 }
 
+/** In a process of its own that loads only the build (production-build.ts). */
 export async function run(): Promise<BenchResult[]> {
   ensureBuild();
+  return inBuiltProcess(fileURLToPath(import.meta.url), runHere);
+}
+
+async function runHere(): Promise<BenchResult[]> {
   const results: BenchResult[] = [];
   if (await postgresReachable()) results.push(...(await benchOn('postgres')));
   else process.stderr.write(`graphql bench: PostgreSQL at ${POSTGRES_URL} unreachable; PGlite only\n`);
@@ -130,6 +135,6 @@ export async function run(): Promise<BenchResult[]> {
   return results;
 }
 
-if (process.argv[1] && import.meta.url === pathToFileURL(path.resolve(process.argv[1])).href) {
-  printTable(await run());
-}
+const invokedDirectly = process.argv[1] !== undefined && import.meta.url === pathToFileURL(path.resolve(process.argv[1])).href;
+if (invokedDirectly && process.argv[2] === undefined) printTable(await run());
+else if (invokedDirectly) await answerIfBuiltChild(runHere);

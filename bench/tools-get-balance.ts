@@ -7,7 +7,7 @@ import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { postLoad } from './http-load.js';
 import { printTable, type BenchResult } from './bench-result.js';
-import { ensureBuild, importBuilt } from './production-build.js';
+import { builtProcessOptions, ensureBuild, importBuilt } from './production-build.js';
 
 /**
  * What a read tool costs over the node it reads. One host process runs the devnet plugin
@@ -47,7 +47,7 @@ interface Child {
 }
 
 async function spawn(args: string[]): Promise<Child> {
-  const child: ChildProcess = fork(FILE, ['--serve', ...args], { execArgv: ['--import', 'tsx', '--conditions=chainhost-source'], stdio: ['ignore', 'ignore', 'inherit', 'ipc'] });
+  const child: ChildProcess = fork(FILE, ['--serve', ...args], { ...builtProcessOptions(), stdio: ['ignore', 'ignore', 'inherit', 'ipc'] });
   const info = await new Promise<Served>((resolve, reject) => {
     child.once('message', (m: Served) => resolve(m));
     child.once('exit', (code) => reject(new Error(`${args[0]} exited with ${code}`)));
