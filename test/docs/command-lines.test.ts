@@ -1,7 +1,6 @@
 import assert from 'node:assert/strict';
 import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
 import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
-import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
@@ -10,7 +9,8 @@ import { ChainNode } from '../../core/chain/node.js';
 import { HttpChainRpc } from '../../core/chain/rpc/http-chain-rpc.js';
 import { encodeTransaction, signTransaction } from '../../core/chain/transaction.js';
 import { DEFAULT_MNEMONIC, deriveAccounts } from '../../plugins/devnet/node/devnet.js';
-import { stderrUntil } from '../support/child-output.js';
+import { outputOf, stderrUntil, type CommandOutput } from '../support/child-output.js';
+import { freePort } from '../support/free-port.js';
 import { bootTestHost, postJson, REPO_ROOT, request, type TestHost } from '../support/test-host.js';
 
 /**
@@ -30,17 +30,6 @@ interface Command {
   child: ChildProcessWithoutNullStreams;
   stderr(): string;
   stop(): Promise<number | null>;
-}
-
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = net.createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as net.AddressInfo;
-      server.close(() => resolve(port));
-    });
-  });
 }
 
 function baseEnv(extra: Record<string, string>): Record<string, string> {
@@ -68,14 +57,8 @@ function launch(name: string, args: string[], cwd: string, env: Record<string, s
 }
 
 /** A command that runs to completion: its exit code and output. */
-async function runToEnd(name: string, args: string[], cwd: string, env: Record<string, string>): Promise<{ code: number | null; stdout: string; stderr: string }> {
-  const child = spawn(process.execPath, ['--import', TSX, BIN(name), ...args], { cwd, env: baseEnv(env), stdio: ['ignore', 'pipe', 'pipe'] });
-  let stdout = '';
-  let stderr = '';
-  child.stdout.on('data', (c: Buffer) => (stdout += c));
-  child.stderr.on('data', (c: Buffer) => (stderr += c));
-  const code = await new Promise<number | null>((resolve) => child.once('exit', resolve));
-  return { code, stdout, stderr };
+function runToEnd(name: string, args: string[], cwd: string, env: Record<string, string>): Promise<CommandOutput> {
+  return outputOf(spawn(process.execPath, ['--import', TSX, BIN(name), ...args], { cwd, env: baseEnv(env), stdio: ['ignore', 'pipe', 'pipe'] }));
 }
 
 describe('documented command lines, run bare on a fresh home', function () {

@@ -2,7 +2,6 @@ import assert from 'node:assert/strict';
 import { execFile } from 'node:child_process';
 import { cp, mkdir, mkdtemp, readFile, rm } from 'node:fs/promises';
 import { readFileSync } from 'node:fs';
-import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
@@ -14,6 +13,7 @@ import { DEFAULT_MNEMONIC } from '../../plugins/devnet/index.js';
 import { deriveAccounts } from '../../plugins/devnet/node/devnet.js';
 import { pgliteTemplateDir } from '../support/databases.js';
 import { bootTestHost, REPO_ROOT, type TestHost } from '../support/test-host.js';
+import { freePort } from '../support/free-port.js';
 
 const run = promisify(execFile);
 
@@ -34,17 +34,6 @@ function readmeExamples(text: string): Example[] {
 /** Shell lines of a block, `\`-continued lines joined. */
 function commandLines(body: string): string[] {
   return body.replace(/\\\n\s*/g, ' ').split('\n').map((l) => l.trim()).filter(Boolean);
-}
-
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = net.createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as net.AddressInfo;
-      server.close(() => resolve(port));
-    });
-  });
 }
 
 const README = readFileSync(path.join(REPO_ROOT, 'README.md'), 'utf8');

@@ -5,6 +5,7 @@ import { availableDefaultToolPlugins, DEFAULT_TOOL_PLUGINS } from '../../host/cl
 import { loadCommandConfig } from '../../host/cli/run-command.js';
 import { FIXTURE_PLUGIN, fixtureConfig, REPO_ROOT, request, TEST_TOKEN, writeTempConfig } from '../support/test-host.js';
 import { stderrUntil } from '../support/child-output.js';
+import { outputOf, type CommandOutput } from '../support/child-output.js';
 
 const BIN = (name: string) => path.join(REPO_ROOT, 'host/bin', `${name}.ts`);
 
@@ -16,15 +17,10 @@ function launch(name: string, args: string[], env: Record<string, string> = {}):
   });
 }
 
-async function run(name: string, args: string[], env: Record<string, string> = {}): Promise<{ code: number | null; stdout: string; stderr: string }> {
+function run(name: string, args: string[], env: Record<string, string> = {}): Promise<CommandOutput> {
   const child = launch(name, args, env);
-  let stdout = '';
-  let stderr = '';
-  child.stdout.on('data', (c: Buffer) => (stdout += c));
-  child.stderr.on('data', (c: Buffer) => (stderr += c));
   child.stdin.end();
-  const code = await new Promise<number | null>((resolve) => child.once('exit', resolve));
-  return { code, stdout, stderr };
+  return outputOf(child);
 }
 
 describe('command-line entry points', function () {

@@ -1,4 +1,4 @@
-import type { ChildProcessWithoutNullStreams } from 'node:child_process';
+import type { ChildProcess, ChildProcessWithoutNullStreams } from 'node:child_process';
 
 /**
  * Resolves with the child's stderr so far once it matches `pattern` (commands print their
@@ -20,4 +20,21 @@ export function stderrUntil(child: ChildProcessWithoutNullStreams, pattern: RegE
       reject(new Error(`exited with ${code} before ${pattern}:\n${text}`));
     });
   });
+}
+
+/** A finished command: its exit code and everything it printed. */
+export interface CommandOutput {
+  code: number | null;
+  stdout: string;
+  stderr: string;
+}
+
+/** Collects a spawned command's stdout and stderr until it exits. */
+export async function outputOf(child: ChildProcess): Promise<CommandOutput> {
+  let stdout = '';
+  let stderr = '';
+  child.stdout?.on('data', (c: Buffer) => (stdout += c));
+  child.stderr?.on('data', (c: Buffer) => (stderr += c));
+  const code = await new Promise<number | null>((resolve) => child.once('exit', resolve));
+  return { code, stdout, stderr };
 }

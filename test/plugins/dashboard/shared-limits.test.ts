@@ -7,6 +7,7 @@ import path from 'node:path';
 import { stderrUntil } from '../../support/child-output.js';
 import { REPO_ROOT, request } from '../../support/test-host.js';
 import { SLOW_NODE_PLUGIN } from './support/dashboard-host.js';
+import { freePort } from '../../support/free-port.js';
 
 /**
  * #21: N dashboard replicas behind a balancer enforce one limit through Redis (CHAIN_REDIS_URL),
@@ -14,15 +15,6 @@ import { SLOW_NODE_PLUGIN } from './support/dashboard-host.js';
  * never to errors. Two real `chain-host` processes each serve a dashboard; the test runs a Redis
  * server of its own (on a free port, nothing persisted) so it can stop it.
  */
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = net.createServer().listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as net.AddressInfo;
-      server.close(() => resolve(port));
-    }).once('error', reject);
-  });
-}
-
 /** CI installs redis-server (.ci/run); elsewhere the suite says plainly that it skipped this part. */
 const HAS_REDIS = spawnSync('redis-server', ['--version']).status === 0;
 if (!HAS_REDIS && process.env.CI) throw new Error('redis-server is not installed; .ci/run installs it');
