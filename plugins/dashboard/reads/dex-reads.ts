@@ -4,7 +4,7 @@ import { isObject } from './contract-reads.js';
 import type { ReadContext } from './node-targets.js';
 import { optionalAbciValue } from './optional-value.js';
 import { optionalBds, type BdsSection } from './optional-bds.js';
-import { ROWS, type Listing } from './token-reads.js';
+import { listing, listItems, ROWS, type Listing } from './token-reads.js';
 
 /**
  * The DEX as the explorer reads it: the canonical pair registry's public state (dex.md §3.1,
@@ -87,17 +87,13 @@ async function volume(r: ReadContext, id: number, now: number): Promise<PairRow[
     let token0 = ChainDecimal.ZERO;
     let token1 = ChainDecimal.ZERO;
     let trades = 0;
-    for (const c of candleItems(v)) {
+    for (const c of listItems(v)) {
       token0 = token0.plus(decimalText(c.volume_token0) ?? '0');
       token1 = token1.plus(decimalText(c.volume_token1) ?? '0');
       trades += typeof c.trade_count === 'number' ? c.trade_count : 0;
     }
     return { token0: token0.toString(), token1: token1.toString(), trades };
   });
-}
-
-function candleItems(value: JsonValue): JsonObject[] {
-  return isObject(value) && Array.isArray(value.items) ? value.items.filter(isObject) : [];
 }
 
 export interface PairDetail {
@@ -112,19 +108,15 @@ export interface PairDetail {
 export async function pairDetail(r: ReadContext, id: number, interval: CandleInterval, candles: number, now = Date.now()): Promise<PairDetail> {
   const [pair, chart, swaps, liquidity, volume24h] = await Promise.all([
     readPair(r, id),
-    optionalBds(r, `/dex_candles/${id}/interval=${interval}/limit=${candles}`, 'the price chart (DEX candles)', candleItems),
-    optionalBds(r, `/contract_events/${PAIRS_CONTRACT}/limit=${ROWS}/events=Swap/match=pair:${id}`, 'swaps', pairEvents),
-    optionalBds(r, `/contract_events/${PAIRS_CONTRACT}/limit=${ROWS}/events=Mint,Burn/match=pair:${id}`, 'liquidity events', pairEvents),
+    optionalBds(r, `/dex_candles/${id}/interval=${interval}/limit=${candles}`, 'the price chart (DEX candles)', listItems),
+    optionalBds(r, `/contract_events/${PAIRS_CONTRACT}/limit=${ROWS}/events=Swap/match=pair:${id}`, 'swaps', listing),
+    optionalBds(r, `/contract_events/${PAIRS_CONTRACT}/limit=${ROWS}/events=Mint,Burn/match=pair:${id}`, 'liquidity events', listing),
     volume(r, id, now),
   ]);
   if (!pair) throw ApiError.notFound(`DEX pair ${id} not found: ${PAIRS_CONTRACT} has no pair with that id`, { pair: id });
   return { pair, candles: chart, swaps, liquidity, volume24h };
 }
 
-function pairEvents(value: JsonValue): Listing {
-  const items = isObject(value) && Array.isArray(value.items) ? value.items.filter(isObject) : [];
-  return { items, next_before_id: isObject(value) && typeof value.next_before_id === 'number' ? value.next_before_id : null };
-}
 
 /** Pairs that trade `token` (for the token page): scans the token fields of at most `maxScan` pair ids. */
 export async function pairsOfToken(r: ReadContext, token: string, maxScan = 200): Promise<Pair[]> {

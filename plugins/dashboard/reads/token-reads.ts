@@ -12,14 +12,15 @@ export interface Listing {
   next_before_id: number | null;
 }
 
-function listing(value: JsonValue): Listing {
-  const items = isObject(value) && Array.isArray(value.items) ? value.items.filter(isObject) : [];
-  const next = isObject(value) && typeof value.next_before_id === 'number' ? value.next_before_id : null;
-  return { items, next_before_id: next };
+/** The `items` of a BDS page (objects only). */
+export function listItems(value: JsonValue): JsonObject[] {
+  return isObject(value) && Array.isArray(value.items) ? value.items.filter(isObject) : [];
 }
 
-function items(value: JsonValue): JsonObject[] {
-  return isObject(value) && Array.isArray(value.items) ? value.items.filter(isObject) : [];
+/** A BDS page and its `next_before_id` cursor. */
+export function listing(value: JsonValue): Listing {
+  const next = isObject(value) && typeof value.next_before_id === 'number' ? value.next_before_id : null;
+  return { items: listItems(value), next_before_id: next };
 }
 
 export interface AddressOverview {
@@ -41,9 +42,9 @@ export async function addressOverview(r: ReadContext, addr: string, page: { befo
   const before = page.before !== undefined ? `/before_id=${page.before}` : '';
   const [balance, holdings, transfers, contracts, transactions, rewards] = await Promise.all([
     optionalAbciValue(r, `/get/currency.balances:${addr}`),
-    optionalBds(r, `/token_balances/${addr}/limit=100/offset=0`, 'token holdings', items),
+    optionalBds(r, `/token_balances/${addr}/limit=100/offset=0`, 'token holdings', listItems),
     optionalBds(r, `/transfers/${addr}/limit=${ROWS}${before}`, 'transfers', listing),
-    optionalBds(r, `/contracts_by_creator/${addr}/limit=${ROWS}/offset=0`, 'deployed contracts', items),
+    optionalBds(r, `/contracts_by_creator/${addr}/limit=${ROWS}/offset=0`, 'deployed contracts', listItems),
     optionalBds(r, `/txs_by_sender/${addr}/limit=${ROWS}/offset=${page.offset}`, 'sent transactions', (v) => {
       const list = Array.isArray(v) ? v.filter(isObject) : [];
       return { items: list, has_more: list.length >= ROWS };
@@ -73,7 +74,7 @@ export async function tokenOverview(r: ReadContext, contract: string, before: nu
     optionalAbciValue(r, `/get/${contract}.metadata:total_supply`),
     optionalAbciValue(r, `/get/${contract}.metadata:operator`),
     optionalBds(r, `/token_holders/${contract}/limit=${ROWS}/offset=0`, 'token holders', (v) => ({
-      items: items(v),
+      items: listItems(v),
       holders: isObject(v) && typeof v.holders === 'number' ? v.holders : 0,
       indexed_supply: isObject(v) && typeof v.indexed_supply === 'string' ? v.indexed_supply : '0',
     })),
