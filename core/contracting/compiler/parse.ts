@@ -1,0 +1,50 @@
+import { parser } from '@lezer/python';
+import { CstContext } from './cst-context.js';
+import { StatementReader } from './cst-statements.js';
+import { MAX_SYNTAX_DEPTH, TOO_DEEPLY_NESTED_CODE } from './limits.js';
+import type { Locator } from './locator.js';
+import { SourceParseError } from './parse-error.js';
+import type { Statement } from './syntax-tree.js';
+
+/**
+ * Parses Python source with @lezer/python and reads the module's statements. Throws
+ * SourceParseError at the first place the text is not valid Python (lezer recovers from errors and
+ * marks them with error nodes; the chain refuses the whole source at the first one).
+ */
+export function parseModule(source: string, locator: Locator): Statement[] {
+  const tree = parser.parse(source);
+  let depth = 0;
+  let failure: SourceParseError | undefined;
+  // The tree walk is iterative, so a pathologically nested source is refused here without recursion.
+  tree.iterate({
+    enter(node) {
+      if (failure) return false;
+      if (node.type.isError) {
+        failure = new SourceParseError(node.from, errorMessage(source, node.from));
+        return false;
+      }
+      depth++;
+      if (depth > MAX_SYNTAX_DEPTH) {
+        failure = new SourceParseError(
+          node.from,
+          `source nests deeper than the limit of ${MAX_SYNTAX_DEPTH} levels`,
+          TOO_DEEPLY_NESTED_CODE,
+        );
+        return false;
+      }
+      return true;
+    },
+    leave() {
+      depth--;
+    },
+  });
+  if (failure) throw failure;
+  const ctx = new CstContext(source, locator);
+  return new StatementReader(ctx).block(tree.topNode, 0);
+}
+
+function errorMessage(source: string, offset: number): string {
+  if (offset >= source.length) return 'unexpected end of file';
+  const token = /^\s*(\S{1,20})/.exec(source.slice(offset))?.[1];
+  return token ? `invalid syntax: unexpected '${token}'` : 'invalid syntax';
+}

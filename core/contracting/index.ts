@@ -1,0 +1,1 @@
+export * from './compiler/index.js';
