@@ -1,0 +1,6 @@
+/**
+ * `chainhost/contracting` — the published contract toolchain (package.json `exports`): the chain's
+ * compiler (`compileContract`: source → `xian_contract_artifact_v1` with the `xian_ir_v1` IR,
+ * byte-identical to the chain's own compiler) and its diagnostics.
+ */
+export * from '../../core/contracting/index.js';
