@@ -97,7 +97,7 @@ describe('compileContract: lint rules', () => {
     ]);
   });
 
-  it('E016 and E017: @export parameter annotations (allowed base before [, string annotations by content), at the parameter (a vararg's span is its name, without the star)', () => {
+  it('E016 and E017: @export parameter annotations (allowed base before [, string annotations by content), at the parameter (a vararg spans its name, not the star)', () => {
     const source = "@export\ndef f(a: Foo, b, c: list[str], d: 'int', e: Decimal[int], *rest: tuple):\n    return 1\n";
     assert.deepEqual(lint(source), [
       diag('xian.lint.E016', `Type annotation 'Foo' is not allowed; use one of: ${ALLOWED}`, '2:6-2:12'),
