@@ -1,0 +1,163 @@
+import assert from 'node:assert/strict';
+import { compiled } from './support.js';
+
+/** The body of an exported function as the chain normalizes it (contracting-vm.md b.1). */
+function normalizedBody(lines: string[]): string[] {
+  const source = `@export\ndef f(a: int, b: int, c: int, d: int):\n${lines.map((l) => `    ${l}`).join('\n')}\n`;
+  return compiled(source).source.split('\n').slice(2).map((l) => l.replace(/^ {4}/, ''));
+}
+
+describe('compileContract: the normalized source', () => {
+  it('drops comments and blank lines, keeps one blank line before each top-level def, no trailing newline', () => {
+    const source = '# header\n\n\nx = 1   # one\ny = 2\n\n\n\n@export\ndef f():\n\n    # inside\n    return x\ndef g():\n    return y\n';
+    assert.equal(compiled(source).source, 'x = 1\ny = 2\n\n@export\ndef f():\n    return x\n\ndef g():\n    return y');
+  });
+
+  it('prints numbers by value: ints in decimal, floats as upstream formats them (no exponent at or above 1e-4)', () => {
+    assert.deepEqual(
+      normalizedBody(['return [0x10, 0o17, 0b11, 1_000, 1e20, 2.50, .5, 0.00001, 1.5e-7, 1e-4, 123456789012345678901234567890]']),
+      ['return [16, 15, 3, 1000, 100000000000000000000.0, 2.5, 0.5, 1e-05, 1.5e-07, 0.0001, 123456789012345678901234567890]'],
+    );
+  });
+
+  it('quotes strings with single quotes unless the text holds only the other kind; escapes \\\\, the quote, \\n \\r \\t, controls as \\uXXXX', () => {
+    assert.deepEqual(
+      normalizedBody([`return ["it's", 'say "hi"', 'both \\' "', "tab\\t\\r\\n", '\\x01\\x7f', 'é✓', r'\\d', b'ab', 'a' "b"]`]),
+      [`return ["it's", 'say "hi"', 'both \\' "', 'tab\\t\\r\\n', '\\u0001\\u007f', 'é✓', '\\\\d', b'\\x61\\x62', 'ab']`],
+    );
+  });
+
+  it('prints docstrings that span lines triple-quoted, others as strings', () => {
+    const source = '"""Module\ndoc"""\n@export\ndef f():\n    """One line."""\n    return 1\n';
+    assert.equal(compiled(source).source, '"""Module\ndoc"""\n\n@export\ndef f():\n    \'One line.\'\n    return 1');
+  });
+
+  it('parenthesizes only where precedence needs it', () => {
+    assert.deepEqual(
+      normalizedBody([
+        'x = (a + b) * c',
+        'x = a + (b * c)',
+        'x = (a ** b) ** c',
+        'x = a ** (b ** c)',
+        'x = (-a) ** b',
+        'x = -(a + b)',
+        'x = not (a and b)',
+        'x = (a or b) and c',
+        'x = (a and b) or c',
+        'x = a or (b and c)',
+        'x = a if b else (c if d else a)',
+        'x = (a < b) == c',
+        'x = (a if b else c).d',
+        'x = a - (b - c)',
+        'x = (a).b[c](d)',
+      ]),
+      [
+        'x = (a + b) * c',
+        'x = a + b * c',
+        'x = (a ** b) ** c',
+        'x = a ** b ** c',
+        'x = (-a) ** b',
+        'x = -(a + b)',
+        'x = not (a and b)',
+        'x = (a or b) and c',
+        'x = a and b or c',
+        'x = a or (b and c)',
+        'x = a if b else (c if d else a)',
+        'x = (a < b) == c',
+        'x = (a if b else c).d',
+        'x = a - (b - c)',
+        'x = a.b[c](d)',
+      ],
+    );
+  });
+
+  it('prints elif for an else holding exactly one if, tuples with parentheses except as targets and subscripts', () => {
+    assert.deepEqual(
+      normalizedBody([
+        'if a:',
+        '    x = 1',
+        'else:',
+        '    if b:',
+        '        x = 2',
+        '    else:',
+        '        x = 3',
+        'a, b = 1, 2',
+        'c, = [3]',
+        'x = 1,',
+        'y = h[a, b]',
+        'for k, v in d.items():',
+        '    pass',
+        'else:',
+        '    pass',
+        'z = [k for k, v in d]',
+        'return a, b',
+      ]),
+      [
+        'if a:',
+        '    x = 1',
+        'elif b:',
+        '    x = 2',
+        'else:',
+        '    x = 3',
+        'a, b = (1, 2)',
+        'c, = [3]',
+        'x = (1,)',
+        'y = h[a, b]',
+        'for k, v in d.items():',
+        '    pass',
+        'else:',
+        '    pass',
+        'z = [k for (k, v) in d]',
+        'return (a, b)',
+      ],
+    );
+  });
+
+  it('prints parameters without spaces around defaults, with the * marker; calls, dicts, slices, f-strings', () => {
+    const source = [
+      'def g(a, b = 1, *c, d, e = 2, **f) -> int:',
+      '    return a',
+      'def h(a, *, c):',
+      '    return a',
+      '@export',
+      'def f(x: dict):',
+      "    y = {**x, 'k' : x [ 1 : : 2 ], 'l': x[:], 'm': x[::]}",
+      '    z = g( 1 , d = 2 , ** x )',
+      "    w = f\"{x!r:>10} {{lit}} {y}\" 'tail'",
+      '    while x:',
+      '        break',
+      '    else:',
+      '        pass',
+      "    raise Exception('e') from None",
+    ].join('\n');
+    assert.equal(
+      compiled(source).source,
+      [
+        'def g(a, b=1, *c, d, e=2, **f) -> int:',
+        '    return a',
+        '',
+        'def h(a, *, c):',
+        '    return a',
+        '',
+        '@export',
+        'def f(x: dict):',
+        "    y = {**x, 'k': x[1::2], 'l': x[:], 'm': x[:]}",
+        '    z = g(1, d=2, **x)',
+        "    w = f'{x!r:>10} {{lit}} {y}tail'",
+        '    while x:',
+        '        break',
+        '    else:',
+        '        pass',
+        "    raise Exception('e') from None",
+      ].join('\n'),
+    );
+  });
+
+  it('prints imports, asserts, augmented assignments and chained assignments as written', () => {
+    const source = "import currency as c, con_token\n@export\ndef f(a: int):\n    assert a, 'm'\n    a //= 2\n    a <<= 1\n    x = y = a\n    return x\n";
+    assert.equal(
+      compiled(source).source,
+      "import currency as c, con_token\n\n@export\ndef f(a: int):\n    assert a, 'm'\n    a //= 2\n    a <<= 1\n    x = y = a\n    return x",
+    );
+  });
+});
