@@ -161,3 +161,47 @@ describe('compileContract: the normalized source', () => {
     );
   });
 });
+
+describe('compileContract: operator precedence as Python reads it', () => {
+  /** The returned expression of `return <expr>` as a compact tree. */
+  function tree(expression: string): string {
+    const ir = JSON.parse(compiled(`@export\ndef f(a: int, b: int, c: int, d: int):\n    return ${expression}\n`).vm_ir_json);
+    const show = (n: Record<string, any>): string => {
+      switch (n.node) {
+        case 'name': return n.id;
+        case 'bin_op': return `(${show(n.left)} ${n.operator} ${show(n.right)})`;
+        case 'unary_op': return `(${n.operator} ${show(n.operand)})`;
+        case 'bool_op': return `(${n.values.map(show).join(` ${n.operator} `)})`;
+        case 'compare': return `(${show(n.left)} ${n.operators.map((o: string, i: number) => `${o} ${show(n.comparators[i])}`).join(' ')})`;
+        case 'if_expr': return `(${show(n.body)} if ${show(n.test)} else ${show(n.orelse)})`;
+        default: return n.node;
+      }
+    };
+    return show(ir.functions[0].body[0].value);
+  }
+
+  it('`not` binds tighter than `and`/`or` and looser than comparisons; chains of one boolean operator are one node', () => {
+    assert.equal(tree('not a and b'), '((not a) and b)');
+    assert.equal(tree('not a or b'), '((not a) or b)');
+    assert.equal(tree('a and not b and c'), '(a and (not b) and c)');
+    assert.equal(tree('not a and b and c or d'), '(((not a) and b and c) or d)');
+    assert.equal(tree('not a == b and c'), '((not (a eq b)) and c)');
+    assert.equal(tree('a if not b and c else d'), '(a if ((not b) and c) else d)');
+    assert.equal(tree('not (a and b)'), '(not (a and b))');
+  });
+
+  it('unary minus binds looser than ** and tighter than * and +; comparisons chain', () => {
+    assert.equal(tree('-a ** -b'), '(neg (a pow (neg b)))');
+    assert.equal(tree('-a * b + c'), '(((neg a) mul b) add c)');
+    assert.equal(tree('a | b ^ c & d << a + b'), '(a bitor (b bitxor (c bitand (d lshift (a add b)))))');
+    assert.equal(tree('a < b <= c != d'), '(a lt b lt_e c not_eq d)');
+    assert.equal(tree('a not in b is not c'), '(a not_in b is_not c)');
+  });
+
+  it('spans a regrouped `not` from its keyword', () => {
+    const ir = JSON.parse(compiled('@export\ndef f(a: int, b: int):\n    return not a and b\n').vm_ir_json);
+    const value = ir.functions[0].body[0].value;
+    assert.deepEqual(value.span, { line: 3, col: 11, end_line: 3, end_col: 22 });
+    assert.deepEqual(value.values[0].span, { line: 3, col: 11, end_line: 3, end_col: 16 });
+  });
+});
