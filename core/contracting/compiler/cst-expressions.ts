@@ -3,7 +3,7 @@ import { childrenOf, splitAtCommas, type CstContext } from './cst-context.js';
 import { decodeNumber } from './literals.js';
 import { readStrings } from './cst-strings.js';
 import type {
-  BinaryOperator, CompareOperator, Comprehension, DictEntry, Expression, Keyword, ParsedBinaryOperator,
+  CompareOperator, Comprehension, DictEntry, Expression, Keyword, ParsedBinaryOperator,
 } from './syntax-tree.js';
 
 const BINARY_OPERATORS: Record<string, ParsedBinaryOperator> = {
@@ -397,4 +397,3 @@ export function checkTarget(ctx: CstContext, target: Expression, offset: number)
   ctx.fail(offset, 'cannot assign to expression');
 }
 
-export type { BinaryOperator };
