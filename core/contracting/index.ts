@@ -1,0 +1,1 @@
+export * from './vm/index.js';
