@@ -69,8 +69,8 @@ export function toFixtureJson(v: VmValue): JsonLike {
   if (v instanceof VmBytes) return v.mutable ? { __bytearray__: bytesToHex(v.data) } : { __bytes__: bytesToHex(v.data) };
   if (v instanceof VmSet) return v.frozen ? { __frozenset__: v.items.map(toFixtureJson) } : { __set__: v.items.map(toFixtureJson) };
   if (v instanceof VmDict) {
-    const out: { [k: string]: JsonLike } = Object.create(null);
-    for (const [k, x] of v.entries) out[typeof k === 'string' ? k : pyStr(k)] = toFixtureJson(x);
+    const out: { [k: string]: JsonLike } = {};
+    for (const [k, x] of v.entries) setField(out, typeof k === 'string' ? k : pyStr(k), toFixtureJson(x));
     return out;
   }
   if (v instanceof VmContractHandle) return v.module;
@@ -79,4 +79,9 @@ export function toFixtureJson(v: VmValue): JsonLike {
   if (v instanceof VmBuiltin || v instanceof VmFunctionRef || v instanceof VmTypeMarker) return v.name;
   const e = v as VmException;
   return { __vm_type__: 'exception', name: e.name, args: e.args.map(toFixtureJson) };
+}
+
+/** Sets a field as own data even when the key is `__proto__` (plain objects, safe keys). */
+export function setField(o: { [k: string]: JsonLike }, key: string, value: JsonLike): void {
+  Object.defineProperty(o, key, { value, enumerable: true, writable: true, configurable: true });
 }

@@ -4,7 +4,7 @@ import { emptyContext, type VmContext } from './host.js';
 import type { VmInstance } from './instance.js';
 import { Meter } from './meter.js';
 import { Sandbox, type SandboxModule } from './sandbox.js';
-import { fromFixtureJson, fromFixtureKey, toFixtureJson, type JsonLike } from './fixture-codec.js';
+import { fromFixtureJson, fromFixtureKey, setField, toFixtureJson, type JsonLike } from './fixture-codec.js';
 import { parseJsonText } from './json-text.js';
 import { VmTuple, type VmValue } from './values.js';
 
@@ -207,7 +207,7 @@ function prepare(input: unknown): Prepared {
 }
 
 function observeState(sandbox: Sandbox, observe: Obj): VmRunResult['state'] {
-  const state: VmRunResult['state'] = Object.create(null);
+  const state: VmRunResult['state'] = {};
   for (const [module, spec] of Object.entries(observe)) {
     const at = `observe.${module}`;
     const so = objAt(spec, at)!;
@@ -227,15 +227,15 @@ function observeState(sandbox: Sandbox, observe: Obj): VmRunResult['state'] {
       });
       return { binding, entries };
     });
-    state[module] = { variables, hashes };
+    setField(state as never, module, { variables, hashes });
   }
   return state;
 }
 
 function eventJson(e: Sandbox['events'][number]): JsonLike {
   const fields = (pairs: [string, VmValue][]): Obj => {
-    const o: Obj = Object.create(null);
-    for (const [k, v] of pairs) o[k] = toFixtureJson(v);
+    const o: Obj = {};
+    for (const [k, v] of pairs) setField(o, k, toFixtureJson(v));
     return o;
   };
   return {
