@@ -51,7 +51,7 @@ export function asContractHandle(v: VmValue): VmContractHandle {
 /** Upstream `VmDecimal::from_vm_value`: a float goes through its Rust `Display` text first. */
 export function toDecimal(v: VmValue): VmDecimal {
   if (v instanceof VmDecimal) return v;
-  if (typeof v === 'bigint') return VmDecimal.parse(v.toString());
+  if (typeof v === 'bigint') return VmDecimal.fromInteger(v);
   if (typeof v === 'number') return VmDecimal.parse(rustFloatDisplay(v));
   if (typeof v === 'boolean') return v ? VmDecimal.ONE : VmDecimal.ZERO;
   if (typeof v === 'string') return VmDecimal.parse(v);

@@ -35,3 +35,4 @@ export { fromFixtureJson, fromFixtureKey, toFixtureJson, type JsonLike } from '.
 export { parseJsonText as parseVmJson, stringifyJson as stringifyVmJson } from './json-text.js';
 export { Sandbox } from './sandbox.js';
 export { runVm, VmRequestError, DEFAULT_SANDBOX_CHI_BUDGET, type VmRunResult } from './run-vm.js';
+export { VmTransaction, type ChainState, type TransactionResult } from './transaction.js';
