@@ -9,7 +9,7 @@ import { EXPRESSION_GAS, GAS_EVENT_EMIT, GAS_HASH_SCAN, GAS_LOOP_ITERATION, GAS_
 import type { ContractTargetKind, VmContractCall } from './host.js';
 import type { VmInstance } from './instance.js';
 import type { Meter } from './meter.js';
-import { MAX_IR_DEPTH } from './limits.js';
+import { ALLOCATION_LIMIT_ERROR, MAX_CONTAINER_LENGTH, MAX_IR_DEPTH } from './limits.js';
 import { callMethod } from './methods.js';
 import { binaryOp, compareOp, unaryOp } from './operators.js';
 import { assignSubscript, dictGet, dictSet, iterate, sliceValue, subscript } from './sequences.js';
@@ -605,6 +605,7 @@ class Compiler {
           }
           if (!allowed) continue;
           if (index + 1 === generators.length) {
+            if (results.length + entries.length >= MAX_CONTAINER_LENGTH) throw new VmError(ALLOCATION_LIMIT_ERROR);
             if (element) results.push(element(s, inst));
             else {
               const k = key!(s, inst);

@@ -1,5 +1,5 @@
 import type { CompiledModule } from './compiled.js';
-import { VmError } from './errors.js';
+import { VmError, engineLimitMessage } from './errors.js';
 import { GAS_CALL_DISPATCH } from './gas.js';
 import type { VmContext, VmContractCall, VmEvent, VmHost } from './host.js';
 import { Runtime, VmInstance } from './instance.js';
@@ -60,7 +60,7 @@ export class VmTransaction implements VmHost {
     } catch (err) {
       if (!(err instanceof VmError)) {
         if (!(err instanceof RangeError)) throw err;
-        error = 'maximum recursion depth exceeded';
+        error = engineLimitMessage(err);
       } else error = err.message;
       status = 1;
       result = error;

@@ -69,6 +69,7 @@ describe('VM values', () => {
     assert.equal(field({ modules: [] }), 'modules');
     assert.equal(field({ modules: [{ module_name: '', ir: {} }] }), 'modules[0].module_name');
     assert.equal(field({ modules: [{ module_name: 'm', ir: '{' }] }), 'modules[0].ir');
+    assert.throws(() => runVm({ modules: [{ module_name: 'm', ir: {} }], meter: { chi_budget: 0n } }), /modules\[0\]\.ir/);
     assert.throws(() => runVm({ modules: [{ module_name: 'm', ir: {} }], call: {} }), /modules\[0\]\.ir: unsupported ir_version/);
     assert.throws(() => runVm('{"modules": 1}'), /modules: must be an array/);
   });
