@@ -57,8 +57,3 @@ export function toDecimal(v: VmValue): VmDecimal {
   if (typeof v === 'string') return VmDecimal.parse(v);
   throw new VmError(`expected decimal-compatible value, got ${typeName(v)}`);
 }
-
-/** num-bigint `to_f64`: nearest f64 (±inf beyond range). */
-export function bigToF64(v: bigint): number {
-  return Number(v);
-}

@@ -1134,4 +1134,3 @@ export function compileModule(ir: unknown): CompiledModule {
   return { name, imports, declarations, body: bodyRaw.length ? c.block(bodyRaw) : null, functions };
 }
 
-export { VmDecimal };

@@ -6,7 +6,7 @@ import { Meter } from './meter.js';
 import { Sandbox, type SandboxModule } from './sandbox.js';
 import { fromFixtureJson, fromFixtureKey, setField, toFixtureJson, type JsonLike } from './fixture-codec.js';
 import { parseJsonText } from './json-text.js';
-import { VmTuple, type VmValue } from './values.js';
+import type { VmValue } from './values.js';
 
 /**
  * `runVm(request)`: one call against modules given as IR, in the in-memory sandbox. The
@@ -292,4 +292,3 @@ export function runVm(request: unknown): VmRunResult {
   };
 }
 
-export { VmTuple };
