@@ -19,6 +19,7 @@ const BENCHMARKS: Record<string, () => Promise<{ run(): Promise<BenchResult[]> }
   'graphql-vs-postgraphile': () => import('./graphql-vs-postgraphile.js'),
   'tool-answer-bytes': () => import('./tool-answer-bytes.js'),
   'contract-compile': () => import('./contract-compile.js'),
+  'vm-execution': () => import('./vm-execution.js'),
 };
 
 const wanted = process.argv.slice(2);
