@@ -74,7 +74,7 @@ describe('DEX submits and helper trades under the spending policy and confirmati
     }
   });
 
-  it('the plan call over the per-transaction limit is refused before it is signed (earlier calls stay)', async () => {
+  it('the plan call over the per-transaction limit is refused before it is signed: the approve step already counts the amount', async () => {
     const plan = kit.ok(await mcp('dex_plan_swap', { token_in: 'currency', token_out: 'con_test_token', amount: '42.5', account: trader().address, recipient: trader().address }));
     const before = await nonce();
     const tokenBefore = await kit.stateDecimal(chain.node, `con_test_token.balances:${trader().address}`);
@@ -82,9 +82,10 @@ describe('DEX submits and helper trades under the spending policy and confirmati
     assert.equal(outcome.ok, false);
     assert.equal(outcome.error!.code, 'policy_denied');
     assert.match(outcome.error!.message, /rule maxPerTransaction.*at most 40 per transaction/);
-    assert.equal(outcome.error!.details?.failed_call, 'con_dex.swapExactTokenForToken');
-    const ran = Number(outcome.error!.details?.completed_calls);
-    assert.equal(await nonce(), before + ran, 'only the calls before it were signed');
+    // Approvals are spending: the approve of 42.5 currency to con_dex is the call refused, so nothing is signed.
+    assert.equal(outcome.error!.details?.failed_call, 'currency.approve');
+    assert.equal(Number(outcome.error!.details?.completed_calls), 0);
+    assert.equal(await nonce(), before, 'nothing was signed');
     assert.equal((await kit.stateDecimal(chain.node, `con_test_token.balances:${trader().address}`)).toString(), tokenBefore.toString());
   });
 
