@@ -59,7 +59,7 @@ export function planTools(dex: DexServices): ToolDefinition[] {
   const submitTool = (kind: SubmitKind) => defineTool({
     name: `dex_submit_${kind}`,
     title: `Submit a DEX ${kind.replace('_', ' ')} plan`,
-    description: `${SUBMIT_DESCRIPTIONS[kind]} (operations: ${SUBMIT_KINDS[kind].operations.join(', ')}). Arguments are only the signer (account, a keystore account, or private_key), plan_id and simulate: the calls, amounts and recipient are the plan's. The plan is consumed first — before any check, dry run or send — and stays consumed whatever happens next (also when a later call fails after an approval executed); a consumed, expired, evicted, lost or unknown plan is an error: create a fresh plan. Refused with plan_expiring (nothing consumed or sent) when the deadline is too close to execute every call. Each call is dry-run (unless simulate is false), sent in order and waited for; the answer gives per call the hash, success, return value, fee in currency and balances written, plus calls_ran and total_fee (full receipts with CHAIN_INCLUDE_RAW).`,
+    description: `${SUBMIT_DESCRIPTIONS[kind]} (operations: ${SUBMIT_KINDS[kind].operations.join(', ')}). Arguments are only the signer (account, a keystore account, or private_key), plan_id and simulate: the calls, amounts and recipient are the plan's. The plan is consumed first — before any check, dry run or send — and stays consumed whatever happens next (also when a later call fails after an approval executed); a consumed, expired, evicted, lost or unknown plan is an error: create a fresh plan. Refused with plan_expiring (nothing sent; the plan is consumed: create a fresh one) when the deadline is too close to execute every call. Each call is dry-run (unless simulate is false), sent in order and waited for; the answer gives per call the hash, success, return value, fee in currency and balances written, plus calls_ran and total_fee (full receipts with CHAIN_INCLUDE_RAW).`,
     capability: 'unsafe',
     timeoutMs: 4 * dex.waitTimeoutMs + 30_000,
     // Exactly these three arguments (spec part 4): the full detail comes with CHAIN_INCLUDE_RAW only.
@@ -68,18 +68,30 @@ export function planTools(dex: DexServices): ToolDefinition[] {
     refusedArguments: dex.signers.refused('private_key'),
     hints: { idempotentHint: false, openWorldHint: true },
     run: async (args, ctx) => {
-      // Who signs, checked before the plan is touched: a bad or unknown signer consumes nothing.
-      const signer = dex.signers.resolve(args, 'private_key');
-      // 0. Too close to its deadline: refuse before claiming, so nothing is consumed or sent.
-      const pending = dex.registry.peek(args.plan_id);
-      if (pending && dex.blockTime) {
-        const blockMs = await dex.blockTime.blockTimeMs(ctx.signal);
-        assertDeadlineMargin(pending.planId, pending.plan, { nowMs: dex.now(), blockMs, safetyBlocks: dex.safetyBlocks });
-      }
-      // 1. Consume. Synchronous and first: of concurrent submits exactly one gets past this line.
+      // Malformed arguments are no attempt: neither or both of account and private_key is a 400 that consumes nothing.
+      if ((args.account === undefined) === (args.private_key === undefined)) dex.signers.resolve(args, 'private_key');
+      // 1. Consume, first (spec §3): before the wallet, the deadline or any other check. Synchronous,
+      // so of concurrent submits exactly one gets past this line; every later attempt fails.
       const plan = dex.registry.claim(args.plan_id);
-      // 2. Checks on the consumed plan.
-      const checked = checkPlanForSubmit(plan.planId, plan.plan, { kind, chainId: dex.chainId, signer: signer.wallet.address, signerLabel: signer.label, nowMs: dex.now() });
+      const onConsumed = (err: unknown, context: Record<string, unknown>): never => {
+        if (!(err instanceof ApiError)) throw err;
+        if (err.details?.plan_status === 'consumed') throw err;
+        const details = { ...(err.details ?? {}), ...context, plan_status: 'consumed', hint: FRESH_PLAN_HINT, retryable: false };
+        throw new ApiError(err.status, err.code, `${err.message}; the plan is consumed, ${FRESH_PLAN_HINT}`, details, err.headers);
+      };
+      let signer: ReturnType<typeof dex.signers.resolve>;
+      try {
+        signer = dex.signers.resolve(args, 'private_key');
+        // 2. Too close to its deadline: refused before anything is sent (the plan stays consumed).
+        if (dex.blockTime) {
+          const blockMs = await dex.blockTime.blockTimeMs(ctx.signal);
+          assertDeadlineMargin(plan.planId, plan.plan, { nowMs: dex.now(), blockMs, safetyBlocks: dex.safetyBlocks });
+        }
+      } catch (err) {
+        onConsumed(err, { plan_id: plan.planId, plan_digest: plan.digest });
+      }
+      // 3. Checks on the consumed plan.
+      const checked = checkPlanForSubmit(plan.planId, plan.plan, { kind, chainId: dex.chainId, signer: signer!.wallet.address, signerLabel: signer!.label, nowMs: dex.now() });
       const context = { plan_id: plan.planId, plan_digest: plan.digest, operation: checked.operation };
       if (dex.guard) {
         try {
@@ -88,11 +100,11 @@ export function planTools(dex: DexServices): ToolDefinition[] {
           if (!(err instanceof ApiError)) throw err;
           const details = { ...(err.details ?? {}), ...context, plan_status: 'consumed', hint: FRESH_PLAN_HINT };
           if (err.code === 'chain_id_mismatch') throw new ApiError(409, 'plan_chain_mismatch', `${err.message}; the plan is consumed, ${FRESH_PLAN_HINT}`, details);
-          throw new ApiError(err.status, err.code, `${err.message}; the plan is consumed, ${FRESH_PLAN_HINT}`, details, err.headers);
+          onConsumed(err, context);
         }
       }
-      // 3. Dry run, send and wait, call by call.
-      const result = await executeCalls(dex.sender(), signer.wallet, checked.calls, {
+      // 4. Dry run, send and wait, call by call.
+      const result = await executeCalls(dex.sender(), signer!.wallet, checked.calls, {
         simulate: args.simulate, signal: ctx.signal, waitTimeoutMs: dex.waitTimeoutMs, context, progress: (m) => ctx.progress(m),
         confirm: (request) => ctx.confirm(request), about: { operation: checked.operation, plan_id: plan.planId, plan_digest: plan.digest },
       });
