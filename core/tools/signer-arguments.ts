@@ -81,7 +81,7 @@ export class SignerArguments {
   /** The input fields of one signer: `<key>` (only when raw keys are allowed) and its account argument, both optional, exactly one required at call time. */
   fields<K extends string>(key: K, whose = 'the signing account'): SignerShape<K> {
     const account = accountArgumentOf(key);
-    const about = `${whose}: a keystore account of this host, by alias or 64-hex address (chain-keys list); the key never leaves the host.`;
+    const about = `${whose}: a keystore account of this host, by alias or 64-hex address (list_accounts shows them); the key never leaves the host.`;
     // Without raw keys the account is the only way to sign: required in the schema itself, so clients see it.
     const accountField = keystoreArgument(
       this.privateKeyArguments ? accountText.optional().describe(`${about} Give exactly one of ${account} and ${key}.`) : accountText.describe(about),
@@ -107,8 +107,11 @@ export class SignerArguments {
     ]));
   }
 
-  /** The signer of a call's arguments: exactly one of `<key>` and its account argument. */
-  resolve<K extends string>(args: Partial<Record<string, unknown>>, key: K): Signer {
+  /**
+   * The signer of a call's arguments: exactly one of `<key>` and its account argument. Async: a
+   * keystore account is decrypted on its first use (off the event loop), not at start.
+   */
+  async resolve<K extends string>(args: Partial<Record<string, unknown>>, key: K): Promise<Signer> {
     const account = accountArgumentOf(key);
     const rawKey = args[key];
     const alias = args[account];
@@ -116,7 +119,7 @@ export class SignerArguments {
       throw ApiError.badRequest(`give exactly one of ${account} and ${key}, not both`, { field: `${account}, ${key}` });
     }
     if (typeof alias === 'string') {
-      const found = this.accounts().signer(alias, account);
+      const found = await this.accounts().signer(alias, account);
       return { wallet: found.wallet, account: found.entry, label: `account "${found.entry.alias}" (${found.wallet.address})` };
     }
     if (typeof rawKey === 'string') {

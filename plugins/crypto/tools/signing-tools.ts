@@ -49,7 +49,7 @@ export function signingTools(options: { chainId: string; signers: SignerArgument
       hints: { destructiveHint: false, idempotentHint: false, openWorldHint: false },
       run: async (args) => {
         const { message, envelope, chain_id } = args;
-        const wallet = signers.resolve(args, 'private_key').wallet;
+        const wallet = (await signers.resolve(args, 'private_key')).wallet;
         const chainId = envelopeChainId(envelope, chain_id);
         if (chainId === null) return { signature: signRaw(wallet, message), public_key: wallet.address, scheme: 'raw' as const, chain_id: null };
         try {

@@ -50,7 +50,7 @@ export function helperTools(dex: DexServices): ToolDefinition[] {
     run: async (args, ctx) => {
       const a = args as typeof args & { buy_token: string; sell_token: string };
       const r = await helperTrade(dex, {
-        side, privateKey: dex.signers.resolve(a, 'private_key').wallet, buyToken: a.buy_token, sellToken: a.sell_token, amount: a.amount,
+        side, privateKey: (await dex.signers.resolve(a, 'private_key')).wallet, buyToken: a.buy_token, sellToken: a.sell_token, amount: a.amount,
         slippagePercent: a.slippage, deadlineMinutes: a.deadline_min, signal: ctx.signal, progress: (m) => ctx.progress(m),
         confirm: (request) => ctx.confirm(request),
       });

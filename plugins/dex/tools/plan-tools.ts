@@ -69,7 +69,7 @@ export function planTools(dex: DexServices): ToolDefinition[] {
     hints: { idempotentHint: false, openWorldHint: true },
     run: async (args, ctx) => {
       // Malformed arguments are no attempt: neither or both of account and private_key is a 400 that consumes nothing.
-      if ((args.account === undefined) === (args.private_key === undefined)) dex.signers.resolve(args, 'private_key');
+      if ((args.account === undefined) === (args.private_key === undefined)) await dex.signers.resolve(args, 'private_key');
       // 1. Consume, first (spec §3): before the wallet, the deadline or any other check. Synchronous,
       // so of concurrent submits exactly one gets past this line; every later attempt fails.
       const plan = dex.registry.claim(args.plan_id);
@@ -79,9 +79,9 @@ export function planTools(dex: DexServices): ToolDefinition[] {
         const details = { ...(err.details ?? {}), ...context, plan_status: 'consumed', hint: FRESH_PLAN_HINT, retryable: false };
         throw new ApiError(err.status, err.code, `${err.message}; the plan is consumed, ${FRESH_PLAN_HINT}`, details, err.headers);
       };
-      let signer: ReturnType<typeof dex.signers.resolve>;
+      let signer: Awaited<ReturnType<typeof dex.signers.resolve>>;
       try {
-        signer = dex.signers.resolve(args, 'private_key');
+        signer = await dex.signers.resolve(args, 'private_key');
         // 2. Too close to its deadline: refused before anything is sent (the plan stays consumed).
         if (dex.blockTime) {
           const blockMs = await dex.blockTime.blockTimeMs(ctx.signal);

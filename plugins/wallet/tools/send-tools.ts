@@ -46,7 +46,7 @@ export function sendTools(deps: SendToolDeps): ToolDefinition[] {
       run: async (args, ctx) =>
         finish(
           await deps.submitter().submit({
-            key: deps.signers.resolve(args, 'private_key').wallet,
+            key: (await deps.signers.resolve(args, 'private_key')).wallet,
             contract: args.contract,
             function: args.function,
             kwargs: args.kwargs,
@@ -81,7 +81,7 @@ export function sendTools(deps: SendToolDeps): ToolDefinition[] {
         kwargs['to'] = args.to_address;
         return finish(
           await deps.submitter().submit({
-            key: deps.signers.resolve(args, 'private_key').wallet,
+            key: (await deps.signers.resolve(args, 'private_key')).wallet,
             contract: args.token_contract,
             function: 'transfer',
             kwargs,
