@@ -19,6 +19,7 @@ const BENCHMARKS: Record<string, () => Promise<{ run(): Promise<BenchResult[]> }
   'graphql-vs-postgraphile': () => import('./graphql-vs-postgraphile.js'),
   'tool-answer-bytes': () => import('./tool-answer-bytes.js'),
   'keystore-cold-start': () => import('./keystore-cold-start.js'),
+  'tools-list-bytes': () => import('./tools-list-bytes.js'),
 };
 
 const wanted = process.argv.slice(2);

@@ -22,6 +22,7 @@ import type { ToolDefinition } from '../core/tools/tool.js';
 import { ToolInvoker } from '../core/tools/tool-invoker.js';
 import { HostAccounts, PASSPHRASE_VARIABLE } from '../core/keystore/host-accounts.js';
 import { passphraseFromEnvironment } from '../core/keystore/passphrase-source.js';
+import { ToolSelection } from '../core/tools/tool-selection.js';
 import type { ScryptParams } from '../core/keystore/keystore-file.js';
 import { DEFAULT_KEY_ARGUMENTS, usesKeystore } from '../core/tools/signer-arguments.js';
 import { bootOrder } from './boot-order.js';
@@ -117,6 +118,8 @@ export class Host {
     this.metrics = new HostMetrics({ processMetrics: served });
     this.invoker = new ToolInvoker(this.tools, this.log.child('tools'), {
       defaultTimeoutMs: config.settings.tools.timeoutMs,
+      selection: new ToolSelection(config.settings.tools.include, config.settings.tools.exclude),
+      addressOfAlias: (text) => this.accounts.find(text)?.address ?? null,
       // Nothing per call when nobody scrapes: the hook is left out entirely.
       ...(served ? {
         onCallFinished: (e) => this.metrics.recordToolCall({
@@ -168,6 +171,7 @@ export class Host {
       await host.phase('register', (b) => b.plugin.register?.(b.ctx));
       await host.phase('init', (b) => b.plugin.init?.(b.ctx));
       host.checkTargets();
+      host.checkToolSelection();
     } catch (err) {
       // Release what the plugins acquired before the failure (an open devnet, a database).
       await host.stop().catch(() => undefined);
@@ -176,6 +180,17 @@ export class Host {
     // One policy pass: what the capability policy refuses is withheld from every list here.
     for (const list of host.lists) list.freeze(host.policy);
     return host;
+  }
+
+  /** A tools.include / tools.exclude entry that names no tool nor group is a typo: refused at start, naming what exists. */
+  private checkToolSelection(): void {
+    const { include, exclude } = this.config.settings.tools;
+    const selection = new ToolSelection(include, exclude);
+    const every = [...this.tools.list(), ...this.tools.withheld()]; // before or after the freeze alike
+    const unknown = selection.unmatched(every);
+    if (unknown.length) {
+      throw new BootError('config_invalid', `tools.include / tools.exclude: no tool or group named ${unknown.map((u) => JSON.stringify(u)).join(', ')}; groups: ${ToolSelection.groupsOf(every).join(', ')}`);
+    }
   }
 
   /** Every contribution list: the host's (tools, query paths, routes, WebSockets, servers) and those plugins created for their extension points. */
@@ -226,7 +241,11 @@ export class Host {
    */
   private async openKeystore(): Promise<void> {
     const wanted = this.invoker.visible().some((tool) => usesKeystore(tool));
-    if (!wanted) return;
+    if (!wanted) {
+      // Read tools still take an account's alias for an address: the list needs no passphrase.
+      await this.accounts.hasAccounts().catch((err: unknown) => this.log.warn(`keystore aliases unavailable: ${(err as Error).message}`));
+      return;
+    }
     const stored = await this.accounts.hasAccounts();
     const passphrase = await this.keystorePassphrase(stored);
     if (passphrase) {

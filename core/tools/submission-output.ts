@@ -13,10 +13,17 @@ import { plainDecimalText } from './decimal-schemas.js';
  * and state writes — several kilobytes per transaction that an agent pays for in context.
  */
 
+/**
+ * What every value-moving tool's description says (issue #29): the host's spending policy or the
+ * person at the client may refuse the call before anything is signed, and limits count the fee
+ * (and approvals) too — so a refusal of 99 against a limit of 100 is no surprise.
+ */
+export const SPENDING_NOTE = 'A spending policy or the person at the client may refuse it before signing (nothing is sent); limits count the fee and approvals too.';
+
 export const verboseSchema = z
   .boolean()
   .default(false)
-  .describe('full detail: the kwargs as signed, the CheckTx answer, the dry run and the whole receipt (events, state writes); default false gives the compact answer');
+  .describe('true: add the full detail (receipt, dry run)');
 
 export const txFeeOut = z.object({
   chi_rate: decimalOut.describe('chi per native token (chi_cost.S:value)'),

@@ -10,7 +10,7 @@ import { addressSchema, ApiError, defineTool, type SignerArguments, type ToolDef
 const MAX_MESSAGE = 100_000;
 
 const messageSchema = z.string().max(MAX_MESSAGE).describe('the exact message text; spaces, newlines and Unicode are kept as given');
-const envelopeSchema = z.boolean().default(false).describe('false (default): raw Ed25519 over the UTF-8 text; true: the versioned wallet message envelope (bound to chain_id)');
+const envelopeSchema = z.boolean().default(false).describe('true: the versioned wallet envelope (bound to chain_id) instead of raw Ed25519');
 const chainIdSchema = z.string().trim().min(1).max(100).optional().describe('chain id inside the envelope (envelope only; default CHAIN_ID)');
 
 /** A raw signature, or a 403 naming the rule when the text would move value on chain (value-moving-text.ts). */
@@ -34,8 +34,8 @@ export function signingTools(options: { chainId: string; signers: SignerArgument
       name: 'sign_message',
       title: 'Sign message',
       description:
-        'Signs the exact message text with a keystore account (account) or a private key: raw Ed25519 over its UTF-8 bytes (default), or the versioned wallet envelope with envelope: true. Returns the 128-hex signature and the signer\'s address. ' +
-        'Raw mode refuses a text the chain would take as a transaction (a JSON payload object) or as an XSC002 permit (signature_refused): transactions go through send_transaction, where the spending policy and confirmation apply.',
+        'Signs the exact message text with account or private_key: raw Ed25519 over its UTF-8 (default) or the versioned wallet envelope (envelope: true); returns the signature and address. ' +
+        'Refuses (signature_refused) a text the chain would take as a transaction payload or an XSC002 permit: those go through send_transaction, under the spending policy.',
       capability: 'unsafe',
       input: z.object({ ...signers.fields('private_key', 'the signing account'), message: messageSchema, envelope: envelopeSchema, chain_id: chainIdSchema }),
       refusedArguments: signers.refused('private_key'),

@@ -32,6 +32,7 @@ describe('no signature or approval escapes the spending policy', function () {
   let traffic: string[] = [];
 
   const balance = async (address: string) => ChainDecimal.parse(String((await running.call('get_balance', { address })).result.balance));
+  const balance_ = async (address: string) => ChainDecimal.parse(String((await running.call('get_balance', { address })).result.balance));
   const nonce = async () => Number((await running.call('get_next_nonce', { address: ERIN.address })).result.nonce);
   const spentToday = async () => ChainDecimal.parse((await running.call('get_account_policy', { account: 'erin' })).result.spent_24h.currency ?? '0');
 
@@ -128,5 +129,24 @@ describe('no signature or approval escapes the spending policy', function () {
     const payer = (taken.result.balances as Array<{ token: string; address: string; balance: string }>).find((b) => b.address === ERIN.address);
     assert.equal(payer?.balance, erinBefore.minus('30').toString());
     assert.equal((await spentToday()).minus(spentBefore).toString(), counted.toString(), 'counted once, at the approval');
+  });
+
+  it('list_accounts shows alias, address, the policy in one line and what is left today; read tools take an alias for an address', async () => {
+    const listed = await mcp('list_accounts', {});
+    assert.equal(listed.ok, true, listed.text);
+    assert.equal(listed.result.keystore, 'unlocked');
+    const byAlias = Object.fromEntries(listed.result.accounts.map((a: { alias: string }) => [a.alias, a]));
+    assert.equal(byAlias.erin.address, ERIN.address);
+    assert.match(byAlias.erin.policy, new RegExp(`≤ 50 currency per 24 h; recipients: ${FRIEND.address}`));
+    assert.equal(byAlias.erin.remaining_24h.currency, ChainDecimal.parse('50').minus(await spentToday()).toString());
+    assert.deepEqual(byAlias.friend, { alias: 'friend', address: FRIEND.address, policy: 'no spending policy: not limited', remaining_24h: {} });
+    assert.ok(!listed.text.includes(ERIN.privateKey) && !listed.text.includes(FRIEND.privateKey));
+    const balance = await mcp('get_balance', { address: 'Erin' });
+    assert.equal(balance.ok, true, balance.text);
+    assert.equal(String(balance.result.balance), (await balance_(ERIN.address)).toString());
+    // A name that is no account stays the address error; the signer error points at list_accounts, not chain-keys.
+    expectError(await mcp('get_balance', { address: 'nobody' }), { code: 'invalid_arguments', field: 'address' });
+    const unknown = expectError(await mcp('send_tokens', { account: 'nobody', to_address: FRIEND.address, amount: '1' }), { code: 'invalid_arguments', match: /list_accounts/ });
+    assert.doesNotMatch(unknown.message, /chain-keys/);
   });
 });
