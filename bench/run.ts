@@ -20,6 +20,8 @@ const BENCHMARKS: Record<string, () => Promise<{ run(): Promise<BenchResult[]> }
   'tool-answer-bytes': () => import('./tool-answer-bytes.js'),
   'contract-compile': () => import('./contract-compile.js'),
   'vm-execution': () => import('./vm-execution.js'),
+  'keystore-cold-start': () => import('./keystore-cold-start.js'),
+  'tools-list-bytes': () => import('./tools-list-bytes.js'),
 };
 
 const wanted = process.argv.slice(2);

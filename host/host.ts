@@ -21,6 +21,8 @@ import { asInjectionToken, tokenName, type Token } from '../core/tokens.js';
 import type { ToolDefinition } from '../core/tools/tool.js';
 import { ToolInvoker } from '../core/tools/tool-invoker.js';
 import { HostAccounts, PASSPHRASE_VARIABLE } from '../core/keystore/host-accounts.js';
+import { passphraseFromEnvironment } from '../core/keystore/passphrase-source.js';
+import { ToolSelection } from '../core/tools/tool-selection.js';
 import type { ScryptParams } from '../core/keystore/keystore-file.js';
 import { DEFAULT_KEY_ARGUMENTS, usesKeystore } from '../core/tools/signer-arguments.js';
 import { bootOrder } from './boot-order.js';
@@ -99,6 +101,12 @@ export class Host {
   /** The keystore accounts every signing tool resolves (CoreTokens.accounts), opened in start(). */
   readonly accounts: HostAccounts;
   private readonly keystorePassphrase: (hasAccounts: boolean) => Promise<string | null>;
+  /**
+   * The passphrase check started as the host is created, when the environment holds the
+   * passphrase: its one scrypt runs on the thread pool while the plugins load, so start-up does
+   * not wait for it (and never for more than one, whatever the number of accounts).
+   */
+  private earlyUnlock: Promise<{ passphrase: string; error: unknown } | null> = Promise.resolve(null);
   /** What the start banner says about the keystore (null when no tool uses it). */
   private keystoreState: string | null = null;
 
@@ -110,6 +118,8 @@ export class Host {
     this.metrics = new HostMetrics({ processMetrics: served });
     this.invoker = new ToolInvoker(this.tools, this.log.child('tools'), {
       defaultTimeoutMs: config.settings.tools.timeoutMs,
+      selection: new ToolSelection(config.settings.tools.include, config.settings.tools.exclude),
+      addressOfAlias: (text) => this.accounts.find(text)?.address ?? null,
       // Nothing per call when nobody scrapes: the hook is left out entirely.
       ...(served ? {
         onCallFinished: (e) => this.metrics.recordToolCall({
@@ -127,7 +137,7 @@ export class Host {
     const registrar: MetricsRegistrar = { addGauge: (gauge) => metrics.addGauge(gauge), addCounter: (counter) => metrics.addCounter(counter) };
     this.container.register(asInjectionToken(CoreTokens.metrics), { useValue: registrar });
     this.accounts = new HostAccounts(config.settings.home, { scrypt: options.keystore?.scrypt });
-    this.keystorePassphrase = options.keystore?.passphrase ?? (async () => process.env[PASSPHRASE_VARIABLE] || null);
+    this.keystorePassphrase = options.keystore?.passphrase ?? (() => passphraseFromEnvironment());
     this.container.register(asInjectionToken(CoreTokens.accounts), { useValue: this.accounts });
     // Raw key arguments are allowed unless the plugin owning the setting (wallet) provides it.
     this.container.register(asInjectionToken(CoreTokens.keyArguments), { useValue: DEFAULT_KEY_ARGUMENTS });
@@ -137,6 +147,9 @@ export class Host {
   /** Resolves, orders, registers and initialises every configured plugin; registries are frozen afterwards. */
   static async create(config: LoadedConfig, options: HostOptions = {}): Promise<Host> {
     const host = new Host(config, options);
+    // Not for MCP stdio: there the check runs after the session opens (start's keystoreCheck
+    // 'background'), so its scrypt does not compete with loading the plugins for the CPU.
+    if (!config.settings.tools.stdio) host.earlyUnlock = host.unlockFromEnvironment();
     const resolved = await resolvePlugins(config.file.plugins, config.baseDir);
     const ordered = bootOrder(resolved.map((r) => r.plugin));
     const keyOf = new Map(resolved.map((r) => [r.plugin.name, r.key]));
@@ -158,6 +171,7 @@ export class Host {
       await host.phase('register', (b) => b.plugin.register?.(b.ctx));
       await host.phase('init', (b) => b.plugin.init?.(b.ctx));
       host.checkTargets();
+      host.checkToolSelection();
     } catch (err) {
       // Release what the plugins acquired before the failure (an open devnet, a database).
       await host.stop().catch(() => undefined);
@@ -168,17 +182,37 @@ export class Host {
     return host;
   }
 
+  /** A tools.include / tools.exclude entry that names no tool nor group is a typo: refused at start, naming what exists. */
+  private checkToolSelection(): void {
+    const { include, exclude } = this.config.settings.tools;
+    const selection = new ToolSelection(include, exclude);
+    const every = [...this.tools.list(), ...this.tools.withheld()]; // before or after the freeze alike
+    const unknown = selection.unmatched(every);
+    if (unknown.length) {
+      throw new BootError('config_invalid', `tools.include / tools.exclude: no tool or group named ${unknown.map((u) => JSON.stringify(u)).join(', ')}; groups: ${ToolSelection.groupsOf(every).join(', ')}`);
+    }
+  }
+
   /** Every contribution list: the host's (tools, query paths, routes, WebSockets, servers) and those plugins created for their extension points. */
   contributionLists(): readonly ContributionList<unknown>[] {
     return this.lists;
   }
 
+  /**
+   * Settles when the keystore's passphrase check has ended; rejects (BootError) on a wrong
+   * passphrase. start() awaits it unless told `keystoreCheck: 'background'`, which an MCP stdio
+   * server uses to answer its client without waiting for the check's scrypt (it still stops with
+   * the one-line error when the check fails; account use waits for the check meanwhile).
+   */
+  keystoreReady: Promise<void> = Promise.resolve();
+
   /** Starts every plugin in order, then binds every declared server. */
-  async start(): Promise<void> {
+  async start(options: { keystoreCheck?: 'await' | 'background' } = {}): Promise<void> {
     // Bind rules first: a refused bind must not leave started plugins behind.
     this.checkBindRules();
     try {
       await this.openKeystore();
+      if (options.keystoreCheck !== 'background') await this.keystoreReady;
     } catch (err) {
       // Nothing started yet: release what init opened (an in-process devnet, a database).
       await this.stop().catch(() => undefined);
@@ -207,14 +241,41 @@ export class Host {
    */
   private async openKeystore(): Promise<void> {
     const wanted = this.invoker.visible().some((tool) => usesKeystore(tool));
-    if (!wanted) return;
+    if (!wanted) {
+      // Read tools still take an account's alias for an address: the list needs no passphrase.
+      await this.accounts.hasAccounts().catch((err: unknown) => this.log.warn(`keystore aliases unavailable: ${(err as Error).message}`));
+      return;
+    }
     const stored = await this.accounts.hasAccounts();
     const passphrase = await this.keystorePassphrase(stored);
     if (passphrase) {
-      await this.accounts.unlock(passphrase);
-      this.keystoreState = `${this.accounts.size} account(s) unlocked in ${this.accounts.keystore.dir}`;
+      const early = this.earlyUnlock;
+      this.keystoreReady = early.then(async (checked) => {
+        if (!checked || checked.passphrase !== passphrase) return this.accounts.unlock(passphrase);
+        if (checked.error) throw checked.error;
+      });
+      // Observed here so a background check that fails is no unhandled rejection (its owner reports it).
+      this.keystoreReady.catch(() => undefined);
+      this.keystoreState = `${this.accounts.entries().length} account(s) in ${this.accounts.keystore.dir}, passphrase checked at start, each account decrypted on first use`;
     } else {
       this.keystoreState = stored ? `locked (no ${PASSPHRASE_VARIABLE}): account arguments are refused` : `empty (no ${PASSPHRASE_VARIABLE}): store_as is refused`;
+    }
+  }
+
+  /** Checks the environment's passphrase against the keystore now (see earlyUnlock); errors are kept for openKeystore. */
+  private async unlockFromEnvironment(): Promise<{ passphrase: string; error: unknown } | null> {
+    let passphrase: string | null;
+    try {
+      passphrase = await passphraseFromEnvironment();
+    } catch {
+      return null; // openKeystore asks the source again and reports it, if a tool needs the keystore
+    }
+    if (!passphrase) return null;
+    try {
+      await this.accounts.unlock(passphrase);
+      return { passphrase, error: null };
+    } catch (error) {
+      return { passphrase, error };
     }
   }
 

@@ -1,5 +1,6 @@
 import { utf8Bytes } from './hashes.js';
 import { isAddress, verify, Wallet, type KeySource } from './keys.js';
+import { valueMovingText, ValueMovingTextError } from './value-moving-text.js';
 
 /**
  * Two different ways to sign a message, kept apart on purpose (spec §1.7, §9.3):
@@ -8,8 +9,15 @@ import { isAddress, verify, Wallet, type KeySource } from './keys.js';
  * verifies as the other.
  */
 
-/** Raw signature over the UTF-8 of `message` exactly as given: no trimming, no normalisation. */
+/**
+ * Raw signature over the UTF-8 of `message` exactly as given: no trimming, no normalisation.
+ * Refuses (ValueMovingTextError) a text whose signature the chain would accept as a transaction
+ * or a permit (value-moving-text.ts): transactions are signed only by the submitter, behind its
+ * guards (spending policy, confirmation).
+ */
 export function signRawMessage(key: KeySource, message: string): string {
+  const found = valueMovingText(message);
+  if (found) throw new ValueMovingTextError(found);
   return Wallet.from(key).sign(utf8Bytes(message));
 }
 

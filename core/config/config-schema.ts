@@ -27,6 +27,9 @@ export const metricsSchema = z.strictObject({
   publicQuery: z.boolean().default(false),
 });
 
+/** A tool name or a group of tools (tools.include / tools.exclude). */
+const toolSelector = z.string().regex(/^[a-z][a-z0-9_-]{0,63}$/, 'must be a tool name or group such as "wallet", "dex", "indexed" or "read"');
+
 export const configFileSchema = z.strictObject({
   $schema: z.string().optional(),
   home: z.string().min(1, 'must not be empty').default('.chain'),
@@ -39,7 +42,15 @@ export const configFileSchema = z.strictObject({
     http: toolsHttpSchema.nullable().default(null),
     unsafe: z.boolean().default(false),
     timeoutMs: z.number().int().min(100, 'must be 100..600000').max(600_000, 'must be 100..600000').default(30_000),
-  }).default({ stdio: false, http: null, unsafe: false, timeoutMs: 30_000 }),
+    /**
+     * Toolsets: which tools are listed and callable — tool names or groups (`read`, `unsafe`, a
+     * plugin's name such as `wallet` or `dex`, or a tool group such as `indexed`). Unset: every
+     * tool the capability policy allows. A name or group no tool has is a start-up error.
+     */
+    include: z.array(toolSelector).min(1, 'must name at least one tool or group (leave it out for all tools)').optional(),
+    /** Tools or groups left out of what `include` selects (or of all tools). */
+    exclude: z.array(toolSelector).default([]),
+  }).default({ stdio: false, http: null, unsafe: false, timeoutMs: 30_000, exclude: [] }),
   metrics: metricsSchema.nullable().default(null),
   /**
    * Plugins to load: key = built-in name, relative path or package name; value = that plugin's

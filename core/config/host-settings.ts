@@ -22,6 +22,9 @@ export interface HostSettings {
       bodyLimitBytes: number;
     };
     timeoutMs: number;
+    /** Tool names or groups to list and serve (null: all), and those to leave out. */
+    include: string[] | null;
+    exclude: string[];
   };
   /** The host's `/metrics` server, or null for none. */
   metrics: null | { host: string; port: number; publicQuery: boolean };

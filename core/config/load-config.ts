@@ -98,7 +98,7 @@ function toSettings(file: ConfigFile, baseDir: string): HostSettings {
     includeRaw: file.includeRaw,
     unsafeEnabled: file.tools.unsafe,
     publicQueryEnabled: file.publicQueryEnabled,
-    tools: { stdio: file.tools.stdio, http: file.tools.http, timeoutMs: file.tools.timeoutMs },
+    tools: { stdio: file.tools.stdio, http: file.tools.http, timeoutMs: file.tools.timeoutMs, include: file.tools.include ?? null, exclude: file.tools.exclude },
     metrics: file.metrics,
   };
 }

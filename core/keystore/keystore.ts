@@ -59,6 +59,11 @@ export class Keystore {
     return { alias: file.alias, address: file.address, created_at: file.created_at };
   }
 
+  /** Every account file as stored (sealed: reading them needs no passphrase and decrypts nothing). */
+  files(): Promise<KeystoreFile[]> {
+    return this.#readAll();
+  }
+
   /** Decrypts every account; a wrong passphrase fails on the first file, naming no secret. */
   async unlock(passphrase: string): Promise<UnlockedAccounts> {
     const files = await this.#readAll();

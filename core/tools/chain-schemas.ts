@@ -20,7 +20,7 @@ export { MAX_DECIMAL_PLACES, decimalPlaces, decimalSchema, plainDecimalText, typ
 export {
   decimalOut, intOut, intValue, rawOut, toolJson, txReceiptOut, warningsOut, withExtras,
 } from './tool-output.js';
-export { balanceWrites, submissionAnswer, transactionSubmissionOut, txFeeOut, verboseSchema, type SubmissionAnswer } from './submission-output.js';
+export { balanceWrites, SPENDING_NOTE, submissionAnswer, transactionSubmissionOut, txFeeOut, verboseSchema, type SubmissionAnswer } from './submission-output.js';
 export { nodeApiError, nodeCall } from './node-call.js';
 
 // ---- kwargs ----------------------------------------------------------------------------------
@@ -51,13 +51,13 @@ export const kwargsSchema = z
       return z.NEVER;
     }
   })
-  .describe('function arguments as a JSON object, e.g. {"amount": "1.5", "to": "<address>"}; decimals exact (strings or numbers), datetimes as {"__time__":[Y,M,D,h,m,s,µs]}');
+  .describe('arguments, e.g. {"amount": "1.5", "to": "<address>"}; datetimes as {"__time__":[Y,M,D,h,m,s,µs]}');
 
 // ---- paging ----------------------------------------------------------------------------------
 
 /** A bounded page size. */
 export function limitSchema(max: number, defaultValue: number) {
-  return z.number().int().min(1).max(max).default(defaultValue).describe(`page size, 1 to ${max} (default ${defaultValue})`);
+  return z.number().int().min(1).max(max).default(defaultValue).describe('page size');
 }
 
-export const offsetSchema = z.number().int().min(0).max(1_000_000).default(0).describe('rows to skip (default 0)');
+export const offsetSchema = z.number().int().min(0).max(1_000_000).default(0).describe('rows to skip');

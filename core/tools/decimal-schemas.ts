@@ -22,7 +22,7 @@ export function decimalPlaces(text: string): number {
 }
 
 /** What every decimal input's description says about its form. */
-export const DECIMAL_INPUT_RULE = `Exact decimal: send a string such as "12.5"; a JSON number is accepted only with at most ${MAX_NUMBER_DIGITS} significant digits`;
+export const DECIMAL_INPUT_RULE = `decimal string (a number: ≤ ${MAX_NUMBER_DIGITS} digits)`;
 
 export interface DecimalSchemaOptions {
   /** `positive` (> 0, the default), `nonNegative` (≥ 0) or `any`. */

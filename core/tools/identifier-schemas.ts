@@ -32,7 +32,7 @@ function hex64(refused: (value: string, hex: string) => string, form: (hex: stri
 
 /** An account address (Ed25519 public key): 64 hex, optional 0x, any case → lowercase. */
 export const addressSchema = hex64((_value, hex) => `must be an address: 64 hex characters (an Ed25519 public key); got ${hex.length} characters`, (hex) => hex)
-  .describe('account address: the 64-hex Ed25519 public key');
+  .describe('64-hex address');
 
 /**
  * A private key (32-byte Ed25519 seed as 64 hex, optional 0x) → lowercase hex. Errors say what
@@ -49,11 +49,11 @@ export const privateKeySchema = z
       return z.NEVER;
     }
   })
-  .describe('private key: 64 hex characters (the 32-byte Ed25519 seed). Used for this call only; never stored, logged or echoed.');
+  .describe('64-hex private key, used for this call only, never stored or echoed');
 
 /** A CometBFT tx hash: 64 hex, optional 0x → uppercase (the form nodes and BDS index). */
 export const txHashSchema = hex64((value) => `must be a transaction hash: 64 hex characters (optional 0x); got ${shownInput(value)}`, (hex) => hex.toUpperCase())
-  .describe('transaction hash: 64 hex characters (the CometBFT hash returned by a send)');
+  .describe('64-hex transaction hash');
 
 // ---- names and state keys --------------------------------------------------------------------
 
@@ -67,7 +67,7 @@ function identifier(what: string, example: string) {
 }
 
 /** A contract name by the chain's payload rule: `^[a-zA-Z][a-zA-Z0-9_]*$`, at most 255 characters. */
-export const contractNameSchema = identifier('contract name', '"currency" or "con_token"').describe('contract name, e.g. currency or con_token');
+export const contractNameSchema = identifier('contract name', '"currency" or "con_token"').describe('e.g. currency or con_token');
 
 /** A function name by the chain's payload rule. */
 export const functionNameSchema = identifier('function name', '"transfer"').describe('contract function name, e.g. transfer');

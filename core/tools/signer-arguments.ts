@@ -52,7 +52,7 @@ export function usesKeystore(tool: ToolDefinition): boolean {
 const accountText = z.string().trim().min(1).max(200);
 
 const storeAsText = z.string().regex(ALIAS_PATTERN, 'must be an account name: 1 to 64 letters, digits, "_" or "-", starting with a letter or digit');
-const STORE_AS = 'store the new key in this host\'s keystore under this account name (alias) and answer only its address: no private key or mnemonic is returned. Needs the keystore unlocked (CHAIN_KEYSTORE_PASSPHRASE on the host); sign with it afterwards as account: <alias>.';
+const STORE_AS = 'keep the key in the keystore under this alias; answer only the address';
 /** `store_as`: keep a new key in the keystore under this alias and answer only its address. */
 const optionalStoreAs = keystoreArgument(storeAsText.optional().describe(STORE_AS));
 const requiredStoreAs = keystoreArgument(storeAsText.describe(`${STORE_AS} Required: raw private keys are switched off on this host.`)) as unknown as typeof optionalStoreAs;
@@ -81,14 +81,14 @@ export class SignerArguments {
   /** The input fields of one signer: `<key>` (only when raw keys are allowed) and its account argument, both optional, exactly one required at call time. */
   fields<K extends string>(key: K, whose = 'the signing account'): SignerShape<K> {
     const account = accountArgumentOf(key);
-    const about = `${whose}: a keystore account of this host, by alias or 64-hex address (chain-keys list); the key never leaves the host.`;
+    const about = `${whose}: keystore account (alias or address)`;
     // Without raw keys the account is the only way to sign: required in the schema itself, so clients see it.
     const accountField = keystoreArgument(
-      this.privateKeyArguments ? accountText.optional().describe(`${about} Give exactly one of ${account} and ${key}.`) : accountText.describe(about),
+      this.privateKeyArguments ? accountText.optional().describe(`${about}; or ${key}`) : accountText.describe(about),
     );
     const shape: Record<string, z.ZodType> = { [account]: accountField };
     if (this.privateKeyArguments) {
-      shape[key] = privateKeySchema.optional().describe(`${whose} as a private key: 64 hex characters (the 32-byte Ed25519 seed), used for this call only, never stored or echoed. Prefer ${account}; give exactly one of the two.`);
+      shape[key] = privateKeySchema.optional().describe(`or a 64-hex private key; prefer ${account}`);
     }
     return shape as SignerShape<K>;
   }
@@ -107,8 +107,11 @@ export class SignerArguments {
     ]));
   }
 
-  /** The signer of a call's arguments: exactly one of `<key>` and its account argument. */
-  resolve<K extends string>(args: Partial<Record<string, unknown>>, key: K): Signer {
+  /**
+   * The signer of a call's arguments: exactly one of `<key>` and its account argument. Async: a
+   * keystore account is decrypted on its first use (off the event loop), not at start.
+   */
+  async resolve<K extends string>(args: Partial<Record<string, unknown>>, key: K): Promise<Signer> {
     const account = accountArgumentOf(key);
     const rawKey = args[key];
     const alias = args[account];
@@ -116,7 +119,7 @@ export class SignerArguments {
       throw ApiError.badRequest(`give exactly one of ${account} and ${key}, not both`, { field: `${account}, ${key}` });
     }
     if (typeof alias === 'string') {
-      const found = this.accounts().signer(alias, account);
+      const found = await this.accounts().signer(alias, account);
       return { wallet: found.wallet, account: found.entry, label: `account "${found.entry.alias}" (${found.wallet.address})` };
     }
     if (typeof rawKey === 'string') {

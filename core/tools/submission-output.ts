@@ -13,10 +13,17 @@ import { plainDecimalText } from './decimal-schemas.js';
  * and state writes — several kilobytes per transaction that an agent pays for in context.
  */
 
+/**
+ * What every value-moving tool's description says (issue #29): the host's spending policy or the
+ * person at the client may refuse the call before anything is signed, and limits count the fee
+ * (and approvals) too — so a refusal of 99 against a limit of 100 is no surprise.
+ */
+export const SPENDING_NOTE = 'A spending policy or the person at the client may refuse it before signing (nothing is sent); limits count the fee and approvals too.';
+
 export const verboseSchema = z
   .boolean()
   .default(false)
-  .describe('full detail: the kwargs as signed, the CheckTx answer, the dry run and the whole receipt (events, state writes); default false gives the compact answer');
+  .describe('true: add the full detail (receipt, dry run)');
 
 export const txFeeOut = z.object({
   chi_rate: decimalOut.describe('chi per native token (chi_cost.S:value)'),
@@ -44,7 +51,7 @@ export const transactionSubmissionOut = z.object({
   fee: txFeeOut.nullable(),
   result: z.string().nullable().describe("the contract's return value as the node's repr text"),
   error: z.string().nullable(),
-  balances: z.array(balanceWriteOut).describe('balances this transaction wrote for the sender and the recipient (`to`), as they are now'),
+  balances: z.array(balanceWriteOut).describe('balances this transaction wrote for the sender, the recipient (`to`) and a transfer_from payer (`main_account`), as they are now'),
   message: z.string(),
   // ---- verbose only ----
   submitted: z.boolean().optional(),
@@ -80,11 +87,13 @@ export function balanceWrites(state: ReadonlyArray<{ key: string; value: JsonVal
   return [...byKey.values()];
 }
 
-/** The accounts whose balances a compact answer shows: the sender and a string `to` kwarg. */
+/** The accounts whose balances a compact answer shows: the sender, a string `to` kwarg and the payer of a `transfer_from` (`main_account`). */
 export function involvedAccounts(submission: Pick<TransactionSubmission, 'sender' | 'kwargs'>): Set<string> {
   const out = new Set([submission.sender]);
   const kwargs = submission.kwargs;
-  if (kwargs && typeof kwargs === 'object' && !Array.isArray(kwargs) && typeof kwargs.to === 'string') out.add(kwargs.to);
+  if (kwargs && typeof kwargs === 'object' && !Array.isArray(kwargs)) {
+    for (const name of ['to', 'main_account'] as const) if (typeof kwargs[name] === 'string') out.add(kwargs[name]);
+  }
   return out;
 }
 

@@ -4,9 +4,18 @@ import { ApiError, toApiError } from '../errors.js';
 import type { Logger } from '../logger.js';
 import type { ContributionList } from '../contribution-list.js';
 import type { AskUser, ConfirmOutcome, ConfirmRequest, ToolCallContext, ToolDefinition, ToolTransport } from './tool.js';
+import { ToolSelection } from './tool-selection.js';
 
 export interface ToolInvokerOptions {
   defaultTimeoutMs: number;
+  /**
+   * The address of a keystore account named by alias, or null: a read tool's argument that fails
+   * validation and is an alias is read as that account's address (the one alias resolver of every
+   * read tool, e.g. get_balance {address: "alice"}).
+   */
+  addressOfAlias?: (text: string) => string | null;
+  /** Which tools this deployment lists and serves (tools.include / tools.exclude); default all. */
+  selection?: ToolSelection;
   /** Called after every call, for metrics and audit. */
   onCallFinished?: (event: { tool: string; transport: ToolTransport; outcome: 'ok' | 'error'; status: number; durationMs: number }) => void;
 }
@@ -32,9 +41,11 @@ export class ToolInvoker {
     return log;
   }
 
-  /** Tools visible under the policy, in registration order. */
+  /** Tools visible under the policy and the deployment's selection, in registration order. */
   visible(): ToolDefinition[] {
-    return this.tools.values();
+    const selection = this.options.selection ?? ToolSelection.ALL;
+    if (selection.selectsAll) return this.tools.values();
+    return this.tools.list().filter((entry) => selection.selects(entry)).map((entry) => entry.value);
   }
 
   /** One async function for the whole call: each nested async layer costs a promise and a turn on the hottest path. */
@@ -49,7 +60,7 @@ export class ToolInvoker {
     try {
       const tool = this.permitted(name);
       // Only a missing body/arguments means "no arguments"; an explicit JSON null is not an object.
-      const args = parseArguments(tool, rawArgs === undefined ? {} : rawArgs);
+      const args = parseArguments(tool, rawArgs === undefined ? {} : rawArgs, tool.capability === 'read' ? this.options.addressOfAlias : undefined);
       const timeoutMs = tool.timeoutMs ?? this.options.defaultTimeoutMs;
       const signal = (cancel = new CallSignal(outerSignal));
       // One promise settled by whichever comes first, the tool or its deadline (cheaper than a race).
@@ -80,8 +91,13 @@ export class ToolInvoker {
 
   /** The tool, if it exists and the policy allows it. */
   private permitted(name: string): ToolDefinition {
-    const tool = this.tools.get(name)?.value;
-    if (tool) return tool;
+    const entry = this.tools.get(name);
+    if (entry) {
+      if (this.options.selection?.selects(entry) === false) {
+        throw new ApiError(404, 'tool_not_selected', `tool "${name}" is not among this deployment's tools (config tools.include / tools.exclude); GET /tools lists them`, { tool: name });
+      }
+      return entry.value;
+    }
     if (this.tools.withheldEntry(name)) {
       throw new ApiError(403, 'unsafe_disabled', `tool "${name}" is unsafe and unsafe tools are disabled; set CHAIN_MCP_ENABLE_UNSAFE_WALLET_TOOLS=1 to enable them`, { tool: name });
     }
@@ -233,18 +249,38 @@ function strictInputOf(tool: ToolDefinition): z.ZodType {
   return schema;
 }
 
-function parseArguments(tool: ToolDefinition, raw: unknown): unknown {
+function parseArguments(tool: ToolDefinition, raw: unknown, addressOfAlias?: (text: string) => string | null): unknown {
   if (typeof raw !== 'object' || raw === null || Array.isArray(raw)) {
     throw ApiError.badRequest(`arguments of tool "${tool.name}" must be a JSON object`, { expected: 'object', field: '(arguments)' });
   }
-  const parsed = strictInputOf(tool).safeParse(raw);
+  let parsed = strictInputOf(tool).safeParse(raw);
   if (parsed.success) return parsed.data;
+  const withAddresses = addressOfAlias ? aliasesAsAddresses(raw as Record<string, unknown>, parsed.error.issues, addressOfAlias) : null;
+  if (withAddresses) {
+    const again = strictInputOf(tool).safeParse(withAddresses);
+    if (again.success) return again.data;
+    parsed = again;
+  }
   const issues = parsed.error.issues.flatMap((issue) => describeIssue(issue, tool.refusedArguments));
   const first = issues[0]!;
   throw ApiError.badRequest(`invalid arguments for tool "${tool.name}": ${issues.map((i) => i.text).join('; ')}`, {
     field: first.field,
     issues: issues.map(({ field, message }) => ({ field, message })),
   });
+}
+
+/** `raw` with each refused top-level string that is a keystore alias replaced by its address; null when none is. */
+function aliasesAsAddresses(raw: Record<string, unknown>, issues: readonly z.core.$ZodIssue[], addressOfAlias: (text: string) => string | null): Record<string, unknown> | null {
+  let out: Record<string, unknown> | null = null;
+  for (const issue of issues) {
+    const field = issue.path.length === 1 ? String(issue.path[0]) : null;
+    const value = field === null ? undefined : raw[field];
+    const address = typeof value === 'string' ? addressOfAlias(value) : null;
+    if (field === null || address === null) continue;
+    out ??= { ...raw };
+    out[field] = address;
+  }
+  return out;
 }
 
 type Issue = { field: string; message: string; text: string };

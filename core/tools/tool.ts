@@ -71,6 +71,11 @@ export interface ToolDefinition<I extends ToolInput = ToolInput, O extends ToolO
    * send instead: a call that sends one is refused with that reason rather than "unknown argument".
    */
   refusedArguments?: Readonly<Record<string, string>>;
+  /**
+   * Groups the tool belongs to besides its capability and its plugin's name, e.g. `indexed` for
+   * reads served by the BDS index: what `tools.include` / `tools.exclude` can name.
+   */
+  groups?: readonly string[];
   run(args: z.output<I>, ctx: ToolCallContext): Promise<z.input<O>>;
 }
 

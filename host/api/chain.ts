@@ -15,6 +15,7 @@ export * from '../../core/chain/python-repr.js';
 export * from '../../core/chain/keys.js';
 export * from '../../core/chain/hd-wallet.js';
 export * from '../../core/chain/message-signing.js';
+export * from '../../core/chain/value-moving-text.js';
 export * from '../../core/chain/box-encryption.js';
 export * from '../../core/chain/transaction.js';
 export * from '../../core/chain/transaction-submitter.js';

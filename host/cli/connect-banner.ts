@@ -1,5 +1,5 @@
 import path from 'node:path';
-import { PASSPHRASE_VARIABLE } from '../../core/keystore/host-accounts.js';
+import { PASSPHRASE_FILE_VARIABLE, PASSPHRASE_VARIABLE } from '../../core/keystore/host-accounts.js';
 import type { HostSettings } from '../../core/config/host-settings.js';
 import { HOST_ENV_BINDINGS, type EnvBinding } from '../../core/config/environment.js';
 import { urlFor } from '../../core/net/bind-address.js';
@@ -51,6 +51,9 @@ export interface McpServersSnippet<T> {
 /** The key both snippets use under `mcpServers`. */
 export const MCP_SERVER_KEY = 'chain';
 
+/** What the stdio snippet names when this process read the passphrase itself from the environment. */
+export const PASSPHRASE_FILE_PLACEHOLDER = '<path of a file holding the keystore passphrase, readable by you only (chmod 600)>';
+
 /** The placeholder the HTTP snippet carries instead of the token. */
 export const TOKEN_PLACEHOLDER = 'Bearer <CHAIN_MCP_HTTP_TOKEN>';
 
@@ -100,8 +103,11 @@ export function stdioSnippet(input: Pick<ConnectBannerInput, 'configPath' | 'env
     else if (binding.variable === 'CHAIN_HOME') env[binding.variable] = input.settings.home;
     else env[binding.variable] = withoutCredentials(value);
   }
-  // A stdio server cannot prompt (stdin is the protocol): the keystore passphrase must come along, as a placeholder.
-  if (input.env[PASSPHRASE_VARIABLE]) env[PASSPHRASE_VARIABLE] = `<${PASSPHRASE_VARIABLE}>`;
+  // A stdio server cannot prompt (stdin is the protocol), and a client's config file is no place
+  // for the passphrase itself: the snippet names a file that holds it (0600, checked at start).
+  const passphraseFile = input.env[PASSPHRASE_FILE_VARIABLE];
+  if (passphraseFile) env[PASSPHRASE_FILE_VARIABLE] = path.resolve(passphraseFile);
+  else if (input.env[PASSPHRASE_VARIABLE]) env[PASSPHRASE_FILE_VARIABLE] = PASSPHRASE_FILE_PLACEHOLDER;
   const entry: StdioMcpServer = { command: 'npx', args };
   if (Object.keys(env).length) entry.env = env;
   return { mcpServers: { [MCP_SERVER_KEY]: entry } };

@@ -90,13 +90,18 @@ export async function runCommand(spec: CommandSpec, argv: readonly string[] = pr
       process.stdout.write(`${checkReport(host).join('\n')}\ncheck passed: nothing was started or bound\n`);
       return await stop(0);
     }
-    await host.start();
+    // An MCP stdio client waits for its first answer: the session opens before the keystore's
+    // passphrase check (one scrypt) ends, and a wrong passphrase still ends the start with its one
+    // line and exit 1 (the catch below); nothing else is printed before the check has passed.
+    const stdio = config.settings.tools.stdio;
+    await host.start({ keystoreCheck: stdio ? 'background' : 'await' });
+    const session = stdio ? await serveStdio(host) : null;
+    await host.keystoreReady;
     for (const line of host.describe()) say(line);
     if (servesTools(spec, config) && host.tools.values().length > 0) {
       process.stderr.write(connectBannerOf(host, spec.name));
     }
-    if (config.settings.tools.stdio) {
-      const session = await serveStdio(host);
+    if (session) {
       say('serving MCP on stdio');
       void session.closed.then(() => {
         if (!stopping) say('stdin closed; stopping');

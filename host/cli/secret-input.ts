@@ -1,6 +1,7 @@
 import { openSync } from 'node:fs';
 import tty from 'node:tty';
 import { PASSPHRASE_VARIABLE } from '../../core/keystore/host-accounts.js';
+import { passphraseFromEnvironment } from '../../core/keystore/passphrase-source.js';
 
 /**
  * Secrets reach the commands only through standard input, an environment variable or the
@@ -62,10 +63,10 @@ export async function promptHidden(prompt: string): Promise<string | null> {
  * `confirm`, for a keystore's first account), else an error saying how to give one.
  */
 export async function keystorePassphrase(options: { confirm?: boolean; env?: NodeJS.ProcessEnv } = {}): Promise<string> {
-  const fromEnv = (options.env ?? process.env)[PASSPHRASE_VARIABLE];
+  const fromEnv = await passphraseFromEnvironment(options.env ?? process.env);
   if (fromEnv) return fromEnv;
   const typed = await promptHidden('keystore passphrase: ');
-  if (typed === null) throw new SecretInputError(`no keystore passphrase: set ${PASSPHRASE_VARIABLE} or run on a terminal`);
+  if (typed === null) throw new SecretInputError(`no keystore passphrase: set ${PASSPHRASE_VARIABLE}_FILE (a file only you can read) or ${PASSPHRASE_VARIABLE}, or run on a terminal`);
   if (options.confirm) {
     const again = await promptHidden('repeat the passphrase: ');
     if (again !== typed) throw new SecretInputError('the two passphrases differ');
@@ -79,7 +80,7 @@ export async function keystorePassphrase(options: { confirm?: boolean; env?: Nod
  * hidden prompt; else null (the keystore stays locked and tools say how to unlock it).
  */
 export async function startupPassphrase(hasAccounts: boolean, options: { mcpStdio: boolean; env?: NodeJS.ProcessEnv; stdinIsTTY?: boolean }): Promise<string | null> {
-  const fromEnv = (options.env ?? process.env)[PASSPHRASE_VARIABLE];
+  const fromEnv = await passphraseFromEnvironment(options.env ?? process.env);
   if (fromEnv) return fromEnv;
   const interactive = hasAccounts && !options.mcpStdio && (options.stdinIsTTY ?? process.stdin.isTTY === true);
   return interactive ? promptHidden(`keystore passphrase (or set ${PASSPHRASE_VARIABLE}): `) : null;

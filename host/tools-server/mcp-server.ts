@@ -19,7 +19,11 @@ import { toolSchemas } from './tool-listing.js';
 
 const INSTRUCTIONS =
   'chainhost exposes chain tools. Read tools are always available; wallet, signing and submitting tools exist only when the ' +
-  'operator sets CHAIN_MCP_ENABLE_UNSAFE_WALLET_TOOLS=1. Show the user every value-moving call before making it.';
+  'operator sets CHAIN_MCP_ENABLE_UNSAFE_WALLET_TOOLS=1. Show the user every value-moving call before making it. ' +
+  // Shared definitions, said once here instead of in every tool's schema.
+  'Signers: `account` is a keystore account of this host by alias or 64-hex address (list_accounts shows them, with their spending policy and what is left today); ' +
+  'give it or `private_key`, exactly one; the key never leaves the host. Amounts are exact decimal strings such as "12.5". ' +
+  'A spending policy or the person at the client may refuse a value-moving call before it is signed; limits count the fee and approvals.';
 
 /**
  * One McpServer over the host's tools, for one MCP connection (a stdio process or one
@@ -82,8 +86,14 @@ function toMcpTool(tool: ToolDefinition): Tool {
     description: tool.description,
     inputSchema: schemas.input as Tool['inputSchema'],
     outputSchema: schemas.output as Tool['outputSchema'],
-    annotations: annotationsOf(tool),
+    // The hints only: the title is the tool's own (`title` above), not repeated in every listing.
+    annotations: hintsOf(tool),
   };
+}
+
+function hintsOf(tool: ToolDefinition): Tool['annotations'] {
+  const { title: _title, ...hints } = annotationsOf(tool);
+  return hints;
 }
 
 type CallExtra = { signal: AbortSignal; sendRequest: RequestSender } & ProgressExtra;

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { annotationsOf, type ToolAnnotations, type ToolDefinition } from '../../core/tools/tool.js';
 import type { Capability } from '../../core/capability.js';
+import { outputSchemaOutline } from './output-schema-outline.js';
 import { portableSchema } from './portable-schema.js';
 
 /** JSON Schema of a tool's arguments and result; the same documents serve GET /tools and MCP tools/list. */
@@ -28,18 +29,38 @@ const cache = new WeakMap<ToolDefinition, ToolSchemas>();
  * dialect. The input schema is the strict one (`additionalProperties: false`) since the
  * invoker rejects unknown arguments; types JSON Schema cannot express become "any JSON value"
  * instead of failing the whole listing. Nullable types and unconstrained values are respelled
- * portably (portable-schema.ts).
+ * portably (portable-schema.ts). The output schema is the outline a client validates the answer
+ * against (output-schema-outline.ts).
  */
 export function toolSchemas(tool: ToolDefinition): ToolSchemas {
   let schemas = cache.get(tool);
   if (!schemas) {
     schemas = {
-      input: portableSchema(z.toJSONSchema(tool.input.strict(), { target: 'draft-7', io: 'input', unrepresentable: 'any' })) as Record<string, unknown>,
-      output: portableSchema(z.toJSONSchema(tool.output, { target: 'draft-7', io: 'output', unrepresentable: 'any' })) as Record<string, unknown>,
+      input: withoutDialect(portableSchema(z.toJSONSchema(tool.input.strict(), { target: 'draft-7', io: 'input', unrepresentable: 'any' }))),
+      output: portableSchema(outputSchemaOutline(z.toJSONSchema(tool.output, { target: 'draft-7', io: 'output', unrepresentable: 'any' }) as Record<string, unknown>)) as Record<string, unknown>,
     };
     cache.set(tool, schemas);
   }
   return schemas;
+}
+
+/**
+ * Without `$schema`: 50 bytes per schema, twice per tool, on every session. The documents use
+ * only keywords that mean the same in draft-07 (Ajv's default dialect) and 2020-12 (MCP's
+ * default when `$schema` is absent): no tuples, no `definitions`.
+ */
+function withoutDialect(schema: unknown): Record<string, unknown> {
+  const { $schema: _dialect, ...rest } = schema as Record<string, unknown>;
+  return withoutSafeIntegerBounds(rest) as Record<string, unknown>;
+}
+
+/** `maximum: 9007199254740991` (zod's bound of a safe integer) says nothing a JSON number does not: left out of listings. */
+function withoutSafeIntegerBounds(node: unknown): unknown {
+  if (Array.isArray(node)) return node.map(withoutSafeIntegerBounds);
+  if (typeof node !== 'object' || node === null) return node;
+  return Object.fromEntries(Object.entries(node)
+    .filter(([k, v]) => !((k === 'maximum' && v === Number.MAX_SAFE_INTEGER) || (k === 'minimum' && v === Number.MIN_SAFE_INTEGER)))
+    .map(([k, v]) => [k, withoutSafeIntegerBounds(v)]));
 }
 
 /** One tool as `GET /tools` describes it. */

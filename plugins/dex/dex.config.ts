@@ -20,7 +20,7 @@ export const dexConfigSchema = z.strictObject({
   /** How long a submit waits for each call's block. */
   waitTimeoutMs: z.number().int().min(100).max(300_000).default(30_000),
   /**
-   * A submit refuses (`plan_expiring`, the plan stays active) unless the plan's deadline leaves
+   * A submit refuses (`plan_expiring`: nothing sent, the plan consumed) unless the plan's deadline leaves
    * room for one block per call plus this many more, at the block time measured from the node.
    */
   submitSafetyBlocks: z.number().int().min(0).max(100).default(2),

@@ -95,10 +95,11 @@ export interface DeadlineMargin {
 }
 
 /**
- * Before a plan is claimed: its deadline must leave one block per call (each waits for the
- * previous one's block) plus the safety blocks. Otherwise a late submit could execute the
- * approval (fee paid, allowance set) and then see the router call fail with `SNAKX: EXPIRED`.
- * Throws 409 `plan_expiring`; nothing is consumed or sent, the plan stays active.
+ * Right after a plan is claimed, before anything is sent: its deadline must leave one block per
+ * call (each waits for the previous one's block) plus the safety blocks. Otherwise a late submit
+ * could execute the approval (fee paid, allowance set) and then see the router call fail with
+ * `SNAKX: EXPIRED`. Throws 409 `plan_expiring`; nothing is sent, and the plan stays consumed
+ * (spec §3: the first attempt consumes it), so the answer says to create a fresh one.
  */
 export function assertDeadlineMargin(planId: string, plan: Readonly<JsonObject>, margin: DeadlineMargin): void {
   const deadline = isObject(plan.deadline) ? plan.deadline : {};
@@ -110,10 +111,10 @@ export function assertDeadlineMargin(planId: string, plan: Readonly<JsonObject>,
   if (leftMs >= neededMs) return;
   throw new ApiError(409, 'plan_expiring',
     `the plan's deadline ${String(deadline.iso)} is ${Math.max(0, Math.floor(leftMs / 1000))} s away, less than the ${Math.ceil(neededMs / 1000)} s its ` +
-    `${calls} call(s) plus ${margin.safetyBlocks} safety block(s) need at ${margin.blockMs} ms per block; nothing was sent and the plan was not consumed. ` +
-    `Create a fresh plan (a fresh quote and deadline) and submit it promptly`,
+    `${calls} call(s) plus ${margin.safetyBlocks} safety block(s) need at ${margin.blockMs} ms per block; nothing was sent. ` +
+    `The plan is consumed: create a fresh plan (a fresh quote and deadline) and submit it promptly`,
     {
-      plan_id: planId, plan_status: 'active', deadline: deadline.iso ?? null, time_left_ms: leftMs, needed_ms: neededMs,
+      plan_id: planId, plan_status: 'consumed', deadline: deadline.iso ?? null, time_left_ms: leftMs, needed_ms: neededMs,
       block_time_ms: margin.blockMs, calls, safety_blocks: margin.safetyBlocks, retryable: false, hint: FRESH_PLAN_HINT,
     });
 }

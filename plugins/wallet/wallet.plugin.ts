@@ -44,12 +44,12 @@ export const walletPlugin = definePlugin({
     if (book.hasPolicies || ctx.options.confirm.ask !== 'never') {
       const orphans = await book.refresh();
       // Not fatal: an account stored later under that name gets the policy from its first send.
-      for (const alias of orphans) ctx.log.warn(`plugins.wallet.policies.${alias}: no keystore account of that name yet (chain-keys list); the policy applies once it exists`);
+      for (const alias of orphans) ctx.log.warn(`plugins.wallet.policies.${alias}: no keystore account of that name yet (chain-keys list, or the list_accounts tool); the policy applies once it exists`);
       ctx.onStop(submitter.useGuard(new WalletSendGuard(node, book, ledger, ctx.options.confirm)));
     }
     const signers = signerArgumentsOf(ctx);
     const tools = [
-      ...policyTools({ book, ledger, confirm: ctx.options.confirm }),
+      ...policyTools({ book, ledger, confirm: ctx.options.confirm, unlocked: () => ctx.resolve(CoreTokens.accounts).unlocked }),
       ...keyTools(signers),
       ...hdTools(signers),
       ...sendTools({ submitter: () => submitter, signers, includeRaw: ctx.settings.includeRaw, waitTimeoutMs: ctx.options.waitTimeoutMs }),

@@ -32,7 +32,7 @@ export function encryptionTools(signers: SignerArguments): ToolDefinition[] {
       hints: { destructiveHint: false, idempotentHint: false, openWorldHint: false },
       run: async (args) => {
         const { receiver_public_key, message } = args;
-        const sender = signers.resolve(args, 'sender_private_key').wallet;
+        const sender = (await signers.resolve(args, 'sender_private_key')).wallet;
         let encrypted: string;
         try {
           encrypted = encryptMessage(sender, receiver_public_key, message);
@@ -62,7 +62,7 @@ export function encryptionTools(signers: SignerArguments): ToolDefinition[] {
       hints: { destructiveHint: false, idempotentHint: false, openWorldHint: false },
       run: async (args) => {
         const { sender_public_key, encrypted_message } = args;
-        const receiver = signers.resolve(args, 'receiver_private_key').wallet;
+        const receiver = (await signers.resolve(args, 'receiver_private_key')).wallet;
         let text: string;
         try {
           text = decryptAsReceiver(sender_public_key, receiver, encrypted_message);

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { EnvelopeError, isSignature, signMessageEnvelope, signRawMessage, verifyMessageEnvelope, verifyRawMessage } from 'chainhost/chain';
+import { EnvelopeError, isSignature, signMessageEnvelope, signRawMessage, ValueMovingTextError, verifyMessageEnvelope, verifyRawMessage } from 'chainhost/chain';
 import { addressSchema, ApiError, defineTool, type SignerArguments, type ToolDefinition } from 'chainhost/plugin';
 
 /**
@@ -10,8 +10,18 @@ import { addressSchema, ApiError, defineTool, type SignerArguments, type ToolDef
 const MAX_MESSAGE = 100_000;
 
 const messageSchema = z.string().max(MAX_MESSAGE).describe('the exact message text; spaces, newlines and Unicode are kept as given');
-const envelopeSchema = z.boolean().default(false).describe('false (default): raw Ed25519 over the UTF-8 text; true: the versioned wallet message envelope (bound to chain_id)');
+const envelopeSchema = z.boolean().default(false).describe('true: the versioned wallet envelope (bound to chain_id) instead of raw Ed25519');
 const chainIdSchema = z.string().trim().min(1).max(100).optional().describe('chain id inside the envelope (envelope only; default CHAIN_ID)');
+
+/** A raw signature, or a 403 naming the rule when the text would move value on chain (value-moving-text.ts). */
+function signRaw(wallet: Parameters<typeof signRawMessage>[0], message: string): string {
+  try {
+    return signRawMessage(wallet, message);
+  } catch (err) {
+    if (err instanceof ValueMovingTextError) throw new ApiError(403, 'signature_refused', `message: ${err.message}`, { field: 'message', rule: err.found.rule });
+    throw err;
+  }
+}
 
 export function signingTools(options: { chainId: string; signers: SignerArguments }): ToolDefinition[] {
   const { signers } = options;
@@ -24,7 +34,8 @@ export function signingTools(options: { chainId: string; signers: SignerArgument
       name: 'sign_message',
       title: 'Sign message',
       description:
-        'Signs the exact message text with a keystore account (account) or a private key: raw Ed25519 over its UTF-8 bytes (default), or the versioned wallet envelope with envelope: true. Returns the 128-hex signature and the signer\'s address.',
+        'Signs the exact message text with account or private_key: raw Ed25519 over its UTF-8 (default) or the versioned wallet envelope (envelope: true); returns the signature and address. ' +
+        'Refuses (signature_refused) a text the chain would take as a transaction payload or an XSC002 permit: those go through send_transaction, under the spending policy.',
       capability: 'unsafe',
       input: z.object({ ...signers.fields('private_key', 'the signing account'), message: messageSchema, envelope: envelopeSchema, chain_id: chainIdSchema }),
       refusedArguments: signers.refused('private_key'),
@@ -38,9 +49,9 @@ export function signingTools(options: { chainId: string; signers: SignerArgument
       hints: { destructiveHint: false, idempotentHint: false, openWorldHint: false },
       run: async (args) => {
         const { message, envelope, chain_id } = args;
-        const wallet = signers.resolve(args, 'private_key').wallet;
+        const wallet = (await signers.resolve(args, 'private_key')).wallet;
         const chainId = envelopeChainId(envelope, chain_id);
-        if (chainId === null) return { signature: signRawMessage(wallet, message), public_key: wallet.address, scheme: 'raw' as const, chain_id: null };
+        if (chainId === null) return { signature: signRaw(wallet, message), public_key: wallet.address, scheme: 'raw' as const, chain_id: null };
         try {
           const signed = signMessageEnvelope(wallet, { account: wallet.address, chainId, message });
           return { signature: signed.signature, public_key: wallet.address, scheme: 'envelope' as const, chain_id: signed.chainId, signed_text: signed.envelope };

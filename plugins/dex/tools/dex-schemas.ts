@@ -3,7 +3,7 @@ import { contractNameSchema, decimalOut, transactionSubmissionOut } from 'chainh
 
 /** Argument and result schemas shared by the DEX tools. */
 
-export const tokenSchema = (what: string) => contractNameSchema.describe(`${what}: a token contract name, e.g. currency or con_test_token`);
+export const tokenSchema = (what: string) => contractNameSchema.describe(`${what} (token contract)`);
 
 export const pairIdSchema = z.number().int().min(1).max(Number.MAX_SAFE_INTEGER).describe('pair id (con_pairs ids start at 1)');
 
@@ -16,21 +16,21 @@ export const pathSchema = z
   .optional()
   .describe('explicit route as pair ids, in trade order; omit to search the best route');
 
-export const maxHopsSchema = z.number().int().min(1).max(MAX_HOPS_LIMIT).default(3).describe(`longest route searched, in pairs (1-${MAX_HOPS_LIMIT}, default 3)`);
+export const maxHopsSchema = z.number().int().min(1).max(MAX_HOPS_LIMIT).default(3).describe('longest route, in pairs');
 
-export const slippageBpsSchema = z.number().int().min(0).max(10_000).default(100).describe('slippage tolerance in basis points (100 = 1 %), 0-10000, default 100');
+export const slippageBpsSchema = z.number().int().min(0).max(10_000).default(100).describe('slippage, basis points (100 = 1 %)');
 
 export function deadlineMinutesSchema(defaultMinutes: number) {
   return z.number().gt(0).max(1440).default(defaultMinutes)
-    .describe(`trade deadline in minutes from now (> 0, ≤ 1440, default ${defaultMinutes}); written into the call as an absolute VM datetime. The plan itself expires at the earlier of this deadline and its TTL`);
+    .describe(`trade deadline, minutes from now (≤ 1440, default ${defaultMinutes}); the plan expires at the earlier of it and its TTL`);
 }
 
 export const planIdSchema = z
   .string()
   .regex(/^[A-Za-z0-9_-]{32,128}$/, 'must be a plan_id as returned by a dex_plan_* tool (43 URL-safe base64 characters)')
-  .describe('plan_id returned by dex_plan_swap / dex_plan_add_liquidity / dex_plan_remove_liquidity');
+  .describe('plan_id from a dex_plan_* answer');
 
-export const simulateSchema = z.boolean().default(true).describe('dry-run each call before sending it (default true); a failing dry run stops the submission');
+export const simulateSchema = z.boolean().default(true).describe('dry-run each call first; a failing one stops the submission');
 
 export const decimalOrNull = decimalOut.nullable();
 

@@ -24,7 +24,7 @@ export function eventTools(dex: DexServices): ToolDefinition[] {
     defineTool({
       name: 'dex_wait_live_event',
       title: 'Wait for a live DEX event',
-      description: 'Waits (at most timeout_seconds ≤ 120) on the node\'s WebSocket Tx stream for up to max_events (≤ 50) events `event` of `contract`, optionally only from one tx_hash, signer or caller. Low latency and needs no BDS — but NOT durable: no replay cursor; events before the call or during a disconnect or restart are missed, so start the wait before the activity. For no-miss consumption combine it with dex_list_events and its after_id cursor. Sends MCP progress notifications every second while waiting (pass a progressToken, e.g. the SDK\'s onprogress with resetTimeoutOnProgress, to wait longer than the client\'s request timeout — 60 s by default in the MCP SDK); cancelling the request ends the wait.',
+      description: 'Waits (at most timeout_seconds ≤ 120) on the node\'s WebSocket Tx stream for up to max_events (≤ 50) events `event` of `contract`, optionally only from one tx_hash, signer or caller. Low latency and needs no BDS — but NOT durable: no replay cursor; events before the call or during a disconnect or restart are missed, so start the wait before the activity. For no-miss consumption combine it with dex_list_events and its after_id cursor. Sends MCP progress every second (pass a progressToken with resetTimeoutOnProgress to wait past the client\'s request timeout); cancelling ends the wait.',
       capability: 'read',
       timeoutMs: 125_000,
       hints: { idempotentHint: false },
@@ -86,13 +86,14 @@ export function eventTools(dex: DexServices): ToolDefinition[] {
     }),
     defineTool({
       name: 'dex_list_events',
+      groups: ['indexed'],
       title: 'List indexed DEX events',
-      description: 'DEX events from the BDS index in id order after the `after_id` cursor (default 0 = from the start), merged across sources: by default every con_pairs event (PairCreated, LpTokenRegistered, Mint, Burn, Swap, Sync) and con_dex ZeroFeeTraderUpdated; `contract`/`event` narrow it (an LP-token contract needs `event`). Resume with `next_after_id`: restart safe, nothing skipped or repeated. Needs BDS; indexed rows can lag the chain by a few blocks.',
+      description: 'DEX events from the BDS index in id order after the `after_id` cursor (0 = from the start): every con_pairs and con_dex event unless `contract`/`event` narrow it (an LP-token contract needs `event`). Resume with `next_after_id`: restart safe, nothing skipped or repeated. Rows can lag the chain by a few blocks.',
       capability: 'read',
       input: z.object({
         contract: tokenSchema('contract').optional(),
         event: eventNameSchema.optional(),
-        limit: z.number().int().min(1).max(500).default(100).describe('page size, 1-500 (default 100)'),
+        limit: z.number().int().min(1).max(500).default(100).describe('page size'),
         after_id: z.number().int().min(0).max(Number.MAX_SAFE_INTEGER).default(0).describe('return events with id greater than this (default 0)'),
       }),
       output: z.object({

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { decimalOut, decimalSchema, defineTool, submissionAnswer, type ToolDefinition, transactionSubmissionOut, verboseSchema } from 'chainhost/plugin';
+import { SPENDING_NOTE, decimalOut, decimalSchema, defineTool, submissionAnswer, type ToolDefinition, transactionSubmissionOut, verboseSchema } from 'chainhost/plugin';
 import type { DexServices } from '../dex-services.js';
 import { helperTrade, type HelperSide } from '../helper-trade.js';
 import { tokenSchema } from './dex-schemas.js';
@@ -20,9 +20,9 @@ const helperOut = transactionSubmissionOut.extend({
   deadline: z.looseObject({}).describe('the absolute deadline sent: {absolute: {"__time__": [...]}, iso}'),
 });
 
-const slippage = decimalSchema({ sign: 'nonNegative', description: 'slippage tolerance in PERCENT (1 = 1 %), 0-100, exact decimal (default 1)' })
+const slippage = decimalSchema({ sign: 'nonNegative', description: 'slippage in PERCENT (1 = 1 %), 0-100 (default 1)' })
   .refine((d) => d.lte(100n), 'must be at most 100 (percent)');
-const deadlineMin = decimalSchema({ description: 'deadline in minutes from now (> 0, ≤ 1440, exact decimal, default 1); sent as an absolute VM datetime' })
+const deadlineMin = decimalSchema({ description: 'deadline, minutes from now (≤ 1440, default 1)' })
   .refine((d) => d.lte(1440n), 'must be at most 1440 minutes');
 
 export function helperTools(dex: DexServices): ToolDefinition[] {
@@ -30,8 +30,8 @@ export function helperTools(dex: DexServices): ToolDefinition[] {
     name: `${side}_on_dex`,
     title: side === 'buy' ? 'Buy on the DEX' : 'Sell on the DEX',
     description: side === 'buy'
-      ? 'Buys exactly `amount` of buy_token with sell_token (default currency) through con_dex_helper.buy: the helper pulls getAmountIn(amount) × (1 + slippage/100) × 1.0001 of sell_token and requires at least amount × (1 − slippage/100) out. If the sell_token allowance to con_dex_helper is below that input, an exact approve is sent first and reported under `approval`. slippage is in percent. Dry-runs each call, waits for the blocks.'
-      : 'Sells exactly `amount` of sell_token for buy_token (default currency) through con_dex_helper.sell, requiring at least getAmountOut(amount) × (1 − slippage/100). If the sell_token allowance to con_dex_helper is below amount, an exact approve is sent first and reported under `approval`. slippage is in percent. Dry-runs each call, waits for the blocks.',
+      ? 'Buys exactly `amount` of buy_token with sell_token (default currency) through con_dex_helper.buy: the helper pulls getAmountIn(amount) × (1 + slippage/100) × 1.0001 of sell_token and requires at least amount × (1 − slippage/100) out. If the sell_token allowance to con_dex_helper is below that input, an exact approve is sent first and reported under `approval`. slippage is in percent. Dry-runs each call, waits for the blocks. ' + SPENDING_NOTE
+      : 'Sells exactly `amount` of sell_token for buy_token (default currency) through con_dex_helper.sell, requiring at least getAmountOut(amount) × (1 − slippage/100). If the sell_token allowance to con_dex_helper is below amount, an exact approve is sent first and reported under `approval`. slippage is in percent. Dry-runs each call, waits for the blocks. ' + SPENDING_NOTE,
     capability: 'unsafe',
     timeoutMs: 2 * dex.waitTimeoutMs + 30_000,
     input: z.object({
@@ -50,7 +50,7 @@ export function helperTools(dex: DexServices): ToolDefinition[] {
     run: async (args, ctx) => {
       const a = args as typeof args & { buy_token: string; sell_token: string };
       const r = await helperTrade(dex, {
-        side, privateKey: dex.signers.resolve(a, 'private_key').wallet, buyToken: a.buy_token, sellToken: a.sell_token, amount: a.amount,
+        side, privateKey: (await dex.signers.resolve(a, 'private_key')).wallet, buyToken: a.buy_token, sellToken: a.sell_token, amount: a.amount,
         slippagePercent: a.slippage, deadlineMinutes: a.deadline_min, signal: ctx.signal, progress: (m) => ctx.progress(m),
         confirm: (request) => ctx.confirm(request),
       });

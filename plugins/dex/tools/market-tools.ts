@@ -38,7 +38,7 @@ export function marketTools(dex: DexServices): ToolDefinition[] {
     title: kind === 'exact_in' ? 'Quote an exact-input swap' : 'Quote an exact-output swap',
     description: kind === 'exact_in'
       ? 'How much token_out an exact amount_in of token_in buys: the best route over liquid pairs (up to max_hops, or the given path), computed with the contracts\' exact 30-place maths, fee tier (the account\'s, else 30 bps) and token precision (outputs rounded down). Returns every hop, the mid-price output, price impact (fee included) and warnings (impact ≥ 500 bps). Amounts are exact decimal strings.'
-      : 'How much token_in is needed to receive at least amount_out of token_out: the best (cheapest) route, walked backwards with getAmountIn (required inputs rounded up to token precision) and confirmed forwards. The router has no exact-output call, so a plan executes it as exact-input; see dex_plan_swap mode exact_out.',
+      : 'How much token_in is needed to receive at least amount_out of token_out: the best (cheapest) route, walked backwards with getAmountIn (required inputs rounded up to token precision) and confirmed forwards. A plan executes it as exact-input (dex_plan_swap mode exact_out).',
     capability: 'read',
     input: z.object({
       token_in: tokenSchema('token sold'),
@@ -47,7 +47,7 @@ export function marketTools(dex: DexServices): ToolDefinition[] {
         ? { amount_in: decimalSchema({ description: 'exact input amount, > 0, decimal string or number' }) }
         : { amount_out: decimalSchema({ description: 'wanted output amount, > 0, decimal string or number' }) }),
       path: pathSchema,
-      account: addressSchema.optional().describe('the signer whose fee tier applies (zero-fee traders pay 0 bps); default: 30 bps'),
+      account: addressSchema.optional().describe('signer whose fee tier applies (default 30 bps)'),
       max_hops: maxHopsSchema,
     }),
     output: quoteOut,

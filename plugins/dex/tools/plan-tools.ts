@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { addressSchema, ApiError, decimalSchema, defineTool, submissionAnswer, type ToolDefinition } from 'chainhost/plugin';
+import { SPENDING_NOTE, addressSchema, ApiError, decimalSchema, defineTool, submissionAnswer, type ToolDefinition } from 'chainhost/plugin';
 import { FRESH_PLAN_HINT } from '../dex-errors.js';
 import type { DexServices } from '../dex-services.js';
 import { buildAddLiquidityPlan, buildRemoveLiquidityPlan } from '../liquidity-plan.js';
@@ -18,7 +18,7 @@ import {
  * calls, amounts and recipient come from the stored plan and cannot be supplied.
  */
 
-const FLOW = 'Show the complete plan to the user and get their confirmation, then call the matching dex_submit_* tool with only plan_id and the signer (account or private_key). The plan can be submitted once, before expires_at.';
+const FLOW = 'Show the plan to the user and get their confirmation, then call the matching dex_submit_* with plan_id and the signer; once, before expires_at.';
 
 function issued(plan: IssuedPlan): z.input<typeof issuedPlanOut> {
   return {
@@ -59,7 +59,7 @@ export function planTools(dex: DexServices): ToolDefinition[] {
   const submitTool = (kind: SubmitKind) => defineTool({
     name: `dex_submit_${kind}`,
     title: `Submit a DEX ${kind.replace('_', ' ')} plan`,
-    description: `${SUBMIT_DESCRIPTIONS[kind]} (operations: ${SUBMIT_KINDS[kind].operations.join(', ')}). Arguments are only the signer (account, a keystore account, or private_key), plan_id and simulate: the calls, amounts and recipient are the plan's. The plan is consumed first — before any check, dry run or send — and stays consumed whatever happens next (also when a later call fails after an approval executed); a consumed, expired, evicted, lost or unknown plan is an error: create a fresh plan. Refused with plan_expiring (nothing consumed or sent) when the deadline is too close to execute every call. Each call is dry-run (unless simulate is false), sent in order and waited for; the answer gives per call the hash, success, return value, fee in currency and balances written, plus calls_ran and total_fee (full receipts with CHAIN_INCLUDE_RAW).`,
+    description: `${SUBMIT_DESCRIPTIONS[kind]} (${SUBMIT_KINDS[kind].operations.join(', ')}): the calls, amounts and recipient are the plan's. The first attempt consumes the plan, before any check; it stays consumed whatever follows (plan_expiring, a failed call): then create a fresh plan. Each call is dry-run (unless simulate is false), sent and waited for; answers per call hash, success, result, fee, balances, plus calls_ran and total_fee. ${SPENDING_NOTE}`,
     capability: 'unsafe',
     timeoutMs: 4 * dex.waitTimeoutMs + 30_000,
     // Exactly these three arguments (spec part 4): the full detail comes with CHAIN_INCLUDE_RAW only.
@@ -68,18 +68,30 @@ export function planTools(dex: DexServices): ToolDefinition[] {
     refusedArguments: dex.signers.refused('private_key'),
     hints: { idempotentHint: false, openWorldHint: true },
     run: async (args, ctx) => {
-      // Who signs, checked before the plan is touched: a bad or unknown signer consumes nothing.
-      const signer = dex.signers.resolve(args, 'private_key');
-      // 0. Too close to its deadline: refuse before claiming, so nothing is consumed or sent.
-      const pending = dex.registry.peek(args.plan_id);
-      if (pending && dex.blockTime) {
-        const blockMs = await dex.blockTime.blockTimeMs(ctx.signal);
-        assertDeadlineMargin(pending.planId, pending.plan, { nowMs: dex.now(), blockMs, safetyBlocks: dex.safetyBlocks });
-      }
-      // 1. Consume. Synchronous and first: of concurrent submits exactly one gets past this line.
+      // Malformed arguments are no attempt: neither or both of account and private_key is a 400 that consumes nothing.
+      if ((args.account === undefined) === (args.private_key === undefined)) await dex.signers.resolve(args, 'private_key');
+      // 1. Consume, first (spec §3): before the wallet, the deadline or any other check. Synchronous,
+      // so of concurrent submits exactly one gets past this line; every later attempt fails.
       const plan = dex.registry.claim(args.plan_id);
-      // 2. Checks on the consumed plan.
-      const checked = checkPlanForSubmit(plan.planId, plan.plan, { kind, chainId: dex.chainId, signer: signer.wallet.address, signerLabel: signer.label, nowMs: dex.now() });
+      const onConsumed = (err: unknown, context: Record<string, unknown>): never => {
+        if (!(err instanceof ApiError)) throw err;
+        if (err.details?.plan_status === 'consumed') throw err;
+        const details = { ...(err.details ?? {}), ...context, plan_status: 'consumed', hint: FRESH_PLAN_HINT, retryable: false };
+        throw new ApiError(err.status, err.code, `${err.message}; the plan is consumed, ${FRESH_PLAN_HINT}`, details, err.headers);
+      };
+      let signer: Awaited<ReturnType<typeof dex.signers.resolve>>;
+      try {
+        signer = await dex.signers.resolve(args, 'private_key');
+        // 2. Too close to its deadline: refused before anything is sent (the plan stays consumed).
+        if (dex.blockTime) {
+          const blockMs = await dex.blockTime.blockTimeMs(ctx.signal);
+          assertDeadlineMargin(plan.planId, plan.plan, { nowMs: dex.now(), blockMs, safetyBlocks: dex.safetyBlocks });
+        }
+      } catch (err) {
+        onConsumed(err, { plan_id: plan.planId, plan_digest: plan.digest });
+      }
+      // 3. Checks on the consumed plan.
+      const checked = checkPlanForSubmit(plan.planId, plan.plan, { kind, chainId: dex.chainId, signer: signer!.wallet.address, signerLabel: signer!.label, nowMs: dex.now() });
       const context = { plan_id: plan.planId, plan_digest: plan.digest, operation: checked.operation };
       if (dex.guard) {
         try {
@@ -88,11 +100,11 @@ export function planTools(dex: DexServices): ToolDefinition[] {
           if (!(err instanceof ApiError)) throw err;
           const details = { ...(err.details ?? {}), ...context, plan_status: 'consumed', hint: FRESH_PLAN_HINT };
           if (err.code === 'chain_id_mismatch') throw new ApiError(409, 'plan_chain_mismatch', `${err.message}; the plan is consumed, ${FRESH_PLAN_HINT}`, details);
-          throw new ApiError(err.status, err.code, `${err.message}; the plan is consumed, ${FRESH_PLAN_HINT}`, details, err.headers);
+          onConsumed(err, context);
         }
       }
-      // 3. Dry run, send and wait, call by call.
-      const result = await executeCalls(dex.sender(), signer.wallet, checked.calls, {
+      // 4. Dry run, send and wait, call by call.
+      const result = await executeCalls(dex.sender(), signer!.wallet, checked.calls, {
         simulate: args.simulate, signal: ctx.signal, waitTimeoutMs: dex.waitTimeoutMs, context, progress: (m) => ctx.progress(m),
         confirm: (request) => ctx.confirm(request), about: { operation: checked.operation, plan_id: plan.planId, plan_digest: plan.digest },
       });
@@ -124,7 +136,7 @@ export function planTools(dex: DexServices): ToolDefinition[] {
     defineTool({
       name: 'dex_plan_swap',
       title: 'Plan a DEX swap',
-      description: `Builds an immutable swap plan from a fresh quote: the exact router call (swapExactTokenForToken / swapExactTokensForTokens, or their fee-on-transfer variants), an exact approval of token_in to con_dex only if the allowance is short (never unlimited), amounts as exact decimals, minimum output = quote × (1 − slippage_bps), absolute deadline, price impact and warnings. mode exact_out plans an exact-input call with input = ceil(quoted input × (1 + slippage_bps)) and minimum output = amount (surplus output is kept, not refunded). Nothing is signed. ${FLOW}`,
+      description: `Builds an immutable swap plan from a fresh quote: the exact router call, an exact approval of token_in to con_dex only if short (never unlimited), minimum output = quote × (1 − slippage_bps), deadline, price impact, warnings. mode exact_out: input = ceil(quoted input × (1 + slippage_bps)), minimum output = amount. Nothing is signed. ${FLOW}`,
       capability: 'read',
       input: z.object({
         token_in: tokenSchema('token sold'),
@@ -154,7 +166,7 @@ export function planTools(dex: DexServices): ToolDefinition[] {
     defineTool({
       name: 'dex_plan_add_liquidity',
       title: 'Plan adding DEX liquidity',
-      description: `Builds an immutable addLiquidity plan: the router call with both desired amounts, minimums = the optimal-ratio amounts at current reserves × (1 − slippage_bps), expected LP minted, exact approvals of both tokens to con_dex where short, and a warning when the call would create the pair and set its price. ${FLOW}`,
+      description: `Builds an immutable addLiquidity plan: both desired amounts, minimums = optimal-ratio amounts × (1 − slippage_bps), expected LP, exact approvals to con_dex where short, a warning when it would create the pair. ${FLOW}`,
       capability: 'read',
       input: z.object({
         token_a: tokenSchema('first token'),
@@ -180,7 +192,7 @@ export function planTools(dex: DexServices): ToolDefinition[] {
     defineTool({
       name: 'dex_plan_remove_liquidity',
       title: 'Plan removing DEX liquidity',
-      description: `Builds an immutable removeLiquidity plan: burning \`liquidity\` LP tokens of the token_a/token_b pair, expected payouts from the pair's maths (protocol fee hook and precision included), minimums = expected × (1 − slippage_bps), and an exact approval of the pair's LP token to con_dex where short. ${FLOW}`,
+      description: `Builds an immutable removeLiquidity plan: burning \`liquidity\` LP tokens of the pair, expected payouts, minimums = expected × (1 − slippage_bps), an exact LP approval to con_dex where short. ${FLOW}`,
       capability: 'read',
       input: z.object({
         token_a: tokenSchema('first token'),

@@ -9,8 +9,8 @@ import { intOut } from 'chainhost/plugin';
  */
 export type Row = Record<string, JsonValue>;
 
-export const bdsLimit = z.number().int().min(0).max(1000).default(100).describe('page size, 0 to 1000 (default 100)');
-export const bdsOffset = z.number().int().min(0).default(0).describe('rows to skip (default 0)');
+export const bdsLimit = z.number().int().min(0).max(1000).default(100).describe('page size');
+export const bdsOffset = z.number().int().min(0).default(0).describe('rows to skip');
 export const afterIdArg = z.number().int().min(0).optional().describe('resume after this id (restart-safe cursor; overrides offset)');
 export const heightArg = z.number().int().min(0).describe('block height (0 is the genesis pseudo-block)');
 export const blockRefArg = z

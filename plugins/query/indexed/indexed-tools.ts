@@ -14,5 +14,6 @@ import type { NodeBlocks } from './node-blocks.js';
  * node has no BDS.
  */
 export function indexedTools(bds: BdsReader, graphql: GraphqlIndexed, node: NodeBlocks): ToolDefinition[] {
-  return [...blockTools(bds, graphql, node), ...historyTools(bds, graphql)];
+  // Group `indexed`: a deployment without an index can leave them out (tools.exclude: ["indexed"]).
+  return [...blockTools(bds, graphql, node), ...historyTools(bds, graphql)].map((tool) => ({ ...tool, groups: ['indexed'] }));
 }

@@ -60,7 +60,7 @@ export function balanceTools(deps: ReadDeps): ToolDefinition[] {
       name: 'get_token_balances',
       title: 'List token balances',
       description:
-        'Token holdings of an address. Uses the BDS index (/token_balances) when the node or this host serves it (available: true); else the GraphQL endpoint CHAIN_GRAPHQL over a BDS database (available: true; names and symbols from the contract metadata states); otherwise scans the contracts in current state for <token>.balances:<address> (available: false, no history fields).',
+        'Token holdings of an address: from the BDS index (/token_balances) or the GraphQL endpoint CHAIN_GRAPHQL (available: true), else a scan of current state for <token>.balances:<address> (available: false, no history fields).',
       capability: 'read',
       timeoutMs: 60_000,
       input: z.object({

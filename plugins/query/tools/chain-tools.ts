@@ -9,7 +9,7 @@ export function chainTools(deps: ReadDeps): ToolDefinition[] {
       name: 'get_transaction',
       title: 'Get transaction',
       description:
-        'A committed transaction by its hash: success, block height, the call (sender, contract, function, kwargs, nonce), result or error, chi used and the fee in currency (with the unused chi, not charged), and the balances it wrote for the sender and the recipient. verbose adds the events, every state write, the signed transaction and the execution output. 404 when the node has no such transaction (not yet in a block, or unknown).',
+        'A committed transaction by its hash: success, height, the call, result or error, chi used and fee in currency, the balances it wrote for sender and recipient. verbose adds events, state writes, the signed transaction and execution output. 404 when not (yet) in a block.',
       capability: 'read',
       input: z.object({ tx_hash: txHashSchema, verbose: verboseSchema }),
       output: txReceiptOut.extend({

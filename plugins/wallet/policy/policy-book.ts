@@ -52,6 +52,12 @@ export class PolicyBook {
     return bound?.policy ? bound : null;
   }
 
+  /** Every keystore account (policy or not), by alias. */
+  async all(): Promise<BoundPolicy[]> {
+    await this.refresh();
+    return [...this.#byAlias.values()].sort((a, b) => a.alias.localeCompare(b.alias));
+  }
+
   /** A keystore account by alias or address (policy or not); null when the keystore has no such account. */
   async account(aliasOrAddress: string): Promise<BoundPolicy | null> {
     await this.refresh();

@@ -48,6 +48,7 @@ export function confirmationMessage(preview: SendPreview, spend: DryRunSpend, al
     `From: ${preview.sender}${alias ? ` (account ${alias})` : ''}`,
     `Call: ${preview.contract}.${preview.function}`,
     `To: ${spend.credited.size ? [...spend.credited].join(', ') : 'no other address receives anything'}`,
+    ...spend.approvals.map((a) => `Approval: ${a.spender} may take ${a.amount.toString()} ${a.token} more from the account (counted as spending)`),
     `Amounts leaving the account: ${amounts.length ? amounts.join(', ') : 'none'}${spend.fee ? ' (fee included)' : ''}`,
     `Fee: at most ${spend.fee ? `${spend.fee.toString()} currency` : 'unknown currency'} (${preview.chiSupplied} chi supplied)`,
     ...Object.entries(preview.about).map(([k, v]) => `${k.replace(/_/g, ' ')}: ${v}`),
@@ -67,8 +68,8 @@ export async function confirmSend(config: SendConfirmation, preview: SendPreview
     case 'unavailable':
       if (config.fallback === 'allow') return;
       throw new ApiError(403, 'confirmation_unavailable',
-        `${call} from ${preview.sender} needs a person's confirmation (plugins.wallet.confirm), but this client cannot be asked (it offers no MCP elicitation); ` +
-        'nothing was sent. Use an MCP client with elicitation, or set plugins.wallet.confirm.fallback to "allow"', details);
+        `${call} from ${preview.sender} needs a person's confirmation (plugins.wallet.confirm), but this client cannot ask anyone (it offers no MCP elicitation, or the call came over the HTTP tool API); ` +
+        'nothing was sent. To send it, a person makes the call from an MCP client that supports elicitation (form mode) and accepts it there; an agent cannot lift this', details);
     case 'timeout':
       throw new ApiError(403, 'confirmation_timeout', `nobody answered the confirmation of ${call} from ${preview.sender} within ${config.timeoutSeconds} s; nothing was sent`, details);
     default:

@@ -21,6 +21,39 @@ interface LedgerEntry {
   at: number;
 }
 
+const WHAT_TO_DO = 'correct it (amounts are decimal strings such as "10.5") or restore it from a backup; deleting it resets every daily limit';
+/** A JSON number as an amount (a hand-edited file): kept as its exact text, not as a binary float. */
+const NUMBER_AMOUNT = /("amount"\s*:\s*)(-?\d+(?:\.\d+)?(?:[eE][+-]?\d+)?)(?=\s*[,}])/g;
+
+/**
+ * The ledger's entries, or an error naming the file, the entry and what to do: an entry is
+ * never skipped, since dropping one would silently raise what is left of a limit.
+ */
+function parseLedger(file: string, text: string): LedgerEntry[] {
+  let parsed: { version?: unknown; entries?: unknown };
+  try {
+    parsed = JSON.parse(text.replace(NUMBER_AMOUNT, '$1"$2"'));
+  } catch {
+    throw new Error(`${file}: not valid JSON; ${WHAT_TO_DO}`);
+  }
+  if (typeof parsed !== 'object' || parsed === null || parsed.version !== LEDGER_VERSION || !Array.isArray(parsed.entries)) {
+    throw new Error(`${file}: not a spend ledger of version ${LEDGER_VERSION} ({"version": 1, "entries": [...]}); ${WHAT_TO_DO}`);
+  }
+  return (parsed.entries as unknown[]).map((raw, i) => {
+    const e = raw as Partial<Record<keyof LedgerEntry, unknown>> | null;
+    const problem =
+      typeof e !== 'object' || e === null ? 'is not an object'
+      : typeof e.account !== 'string' ? 'has no account (a string)'
+      : typeof e.token !== 'string' ? 'has no token (a string)'
+      : typeof e.amount !== 'string' || !ChainDecimal.isDecimalText(e.amount) || ChainDecimal.parse(e.amount).isNegative() ? `has amount ${JSON.stringify(e.amount)}, not a non-negative decimal`
+      : typeof e.at !== 'number' || !Number.isFinite(e.at) ? 'has no time "at" (milliseconds since 1970)'
+      : null;
+    if (problem) throw new Error(`${file}: entry ${i} ${problem}; ${WHAT_TO_DO}`);
+    const id = typeof e!.id === 'number' && Number.isSafeInteger(e!.id) ? e!.id : i + 1;
+    return { id, account: e!.account as string, token: e!.token as string, amount: ChainDecimal.parse(e!.amount as string).toString(), at: e!.at as number };
+  });
+}
+
 export class SpendLedger {
   readonly file: string;
   #entries: LedgerEntry[] = [];
@@ -40,17 +73,8 @@ export class SpendLedger {
     } catch (err) {
       if ((err as NodeJS.ErrnoException).code !== 'ENOENT') throw err;
     }
-    if (text !== null) {
-      let parsed: { version?: unknown; entries?: unknown };
-      try {
-        parsed = JSON.parse(text);
-      } catch {
-        throw new Error(`${ledger.file}: not valid JSON; restore it from a backup (deleting it resets every daily limit)`);
-      }
-      if (parsed.version !== LEDGER_VERSION || !Array.isArray(parsed.entries)) throw new Error(`${ledger.file}: not a spend ledger of version ${LEDGER_VERSION}`);
-      ledger.#entries = (parsed.entries as LedgerEntry[]).filter((e) => typeof e.account === 'string' && typeof e.token === 'string' && ChainDecimal.isDecimalText(e.amount) && Number.isFinite(e.at));
-      ledger.#nextId = Math.max(0, ...ledger.#entries.map((e) => e.id)) + 1;
-    }
+    if (text !== null) ledger.#entries = parseLedger(ledger.file, text);
+    ledger.#nextId = Math.max(0, ...ledger.#entries.map((e) => e.id)) + 1;
     return ledger;
   }
 

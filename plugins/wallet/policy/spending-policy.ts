@@ -19,8 +19,12 @@ export const accountPolicySchema = z.strictObject({
   allowedContracts: z.array(contractName).optional(),
   /** `contract.function` pairs the account may call. */
   allowedFunctions: z.array(z.string().regex(/^[a-z_][a-z0-9_]*\.[A-Za-z_][A-Za-z0-9_]*$/, 'must be "contract.function"')).optional(),
-  /** Addresses that may receive value from the account (its own address always may). */
-  allowedRecipients: z.array(z.string().regex(/^[0-9a-f]{64}$/, 'must be a 64-hex address')).optional(),
+  /**
+   * Addresses that may receive value from the account (its own address always may), and the
+   * spenders it may grant an allowance to — an address, or a contract name such as `con_dex`
+   * for the DEX router's approvals.
+   */
+  allowedRecipients: z.array(z.string().regex(/^([0-9a-f]{64}|con_[a-zA-Z0-9_]+)$/, 'must be a 64-hex address or a contract name (a spender such as con_dex)')).optional(),
 });
 
 export type AccountPolicy = z.output<typeof accountPolicySchema>;
@@ -31,7 +35,7 @@ export interface SpendPreview {
   function: string;
   /** Token contract → amount leaving the account (fee included under `currency`). */
   spent: ReadonlyMap<string, ChainDecimal>;
-  /** Addresses other than the account whose balance would grow. */
+  /** Addresses other than the account whose balance would grow, and spenders of allowances it would grant. */
   credited: ReadonlySet<string>;
 }
 
@@ -56,7 +60,7 @@ export function checkSpend(policy: AccountPolicy, preview: SpendPreview, spentTo
   }
   if (policy.allowedRecipients) {
     const stranger = [...preview.credited].find((a) => !policy.allowedRecipients!.includes(a));
-    if (stranger) return { rule: 'allowedRecipients', message: `${call} would pay ${stranger}, which is not an allowed recipient` };
+    if (stranger) return { rule: 'allowedRecipients', message: `${call} would pay ${stranger} or let it take the account's tokens, and it is not an allowed recipient` };
   }
   for (const [token, amount] of preview.spent) {
     const cap = policy.maxPerTransaction?.[token];

@@ -23,7 +23,7 @@ const pathSchema = z
   .max(200)
   .regex(/^m(\/\d+['hH])+$/, "must be a SLIP-10 path of hardened steps, like m/44'/0'/0'/0'/0'")
   .optional()
-  .describe(`SLIP-10 derivation path (scheme slip10 only; default ${UPSTREAM_MCP_PATH}, the upstream MCP server's)`);
+  .describe(`SLIP-10 path (scheme slip10 only; default ${UPSTREAM_MCP_PATH})`);
 
 const mnemonicSchema = z
   .string()
@@ -94,7 +94,7 @@ export function hdTools(signers: SignerArguments): ToolDefinition[] {
       name: 'create_hd_wallet',
       title: 'Create HD wallet',
       description:
-        'Creates a new BIP39 mnemonic (12 words by default, or 24) and derives its key. Default scheme "xian" matches the official browser and mobile wallets; "slip10" reproduces the upstream MCP server (compatibility only). Returns the mnemonic and the key; neither is kept — unless store_as keeps the key in the host\'s keystore, when only the address is returned (the mnemonic is then not shown, and not kept).',
+        'Creates a new BIP39 mnemonic (12 or 24 words) and derives its key. Scheme "xian" (default) matches the official wallets; "slip10" the upstream MCP server. Returns mnemonic and key, keeping neither — unless store_as keeps the key in the keystore and returns only the address.',
       capability: 'unsafe',
       input: z.object({
         words: z.union([z.literal(12), z.literal(24)]).default(12).describe('mnemonic length: 12 (default, like the browser wallet) or 24'),
@@ -115,7 +115,7 @@ export function hdTools(signers: SignerArguments): ToolDefinition[] {
       name: 'create_hd_wallet_from_mnemonic',
       title: 'Import HD wallet from mnemonic',
       description:
-        'Derives the key of an existing BIP39 mnemonic (checksum checked). Default scheme "xian" gives the same address as the official browser and mobile wallets; "xian_v1" recovers older browser-wallet keys; "slip10" reproduces the upstream MCP server. With store_as the key is kept in the host\'s keystore and only the address is returned.',
+        'Derives the key of an existing BIP39 mnemonic (checksum checked): scheme "xian" (default; the official wallets), "xian_v1" (older browser wallets) or "slip10" (upstream MCP server). store_as keeps the key and returns only the address.',
       capability: 'unsafe',
       input: z.object({
         mnemonic: mnemonicSchema,

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import type { JsonObject, TransactionSubmission, TransactionSubmitter } from 'chainhost/chain';
-import { addressSchema, contractNameSchema, decimalSchema, defineTool, functionNameSchema, kwargsSchema, type SignerArguments, submissionAnswer, type ToolDefinition, transactionSubmissionOut, verboseSchema, withExtras } from 'chainhost/plugin';
+import { SPENDING_NOTE, addressSchema, contractNameSchema, decimalSchema, defineTool, functionNameSchema, kwargsSchema, type SignerArguments, submissionAnswer, type ToolDefinition, transactionSubmissionOut, verboseSchema, withExtras } from 'chainhost/plugin';
 
 export interface SendToolDeps {
   submitter(): TransactionSubmitter;
@@ -14,10 +14,10 @@ export interface SendToolDeps {
 const waitSchema = z
   .boolean()
   .default(true)
-  .describe('wait for the block and return the receipt (default true); false returns once CheckTx accepted the transaction');
+  .describe('wait for the block (default); false: return once CheckTx accepted it');
 
 const FLOW =
-  'Dry-runs the call first and refuses (nothing is sent) when it would fail; supplies chi = max(ceil(estimate × 1.1), estimate + 10) by default; manages the nonce; waits for the block unless wait is false.';
+  'Dry-runs the call first (nothing is sent if it would fail); chi = max(ceil(estimate × 1.1), estimate + 10) by default; manages the nonce; waits for the block unless wait is false.';
 
 export function sendTools(deps: SendToolDeps): ToolDefinition[] {
   const timeoutMs = deps.waitTimeoutMs + 30_000;
@@ -28,7 +28,7 @@ export function sendTools(deps: SendToolDeps): ToolDefinition[] {
     defineTool({
       name: 'send_transaction',
       title: 'Send transaction',
-      description: `Signs and sends a contract call (contract.function(**kwargs)) from a keystore account (account) or a private key. ${FLOW} Returns the hash, success, return value, fee in currency and the balances it wrote; verbose adds the receipt's events and state writes.`,
+      description: `Signs and sends contract.function(**kwargs) from a keystore account (account) or a private key. ${FLOW} Returns the hash, success, return value, fee in currency and the balances it wrote (a transfer_from's payer too); verbose adds events and state writes. ${SPENDING_NOTE}`,
       capability: 'unsafe',
       timeoutMs,
       input: z.object({
@@ -46,7 +46,7 @@ export function sendTools(deps: SendToolDeps): ToolDefinition[] {
       run: async (args, ctx) =>
         finish(
           await deps.submitter().submit({
-            key: deps.signers.resolve(args, 'private_key').wallet,
+            key: (await deps.signers.resolve(args, 'private_key')).wallet,
             contract: args.contract,
             function: args.function,
             kwargs: args.kwargs,
@@ -61,7 +61,7 @@ export function sendTools(deps: SendToolDeps): ToolDefinition[] {
     defineTool({
       name: 'send_tokens',
       title: 'Send tokens',
-      description: `Transfers an exact amount of a token (default currency) to an address: <token_contract>.transfer(amount, to). ${FLOW}`,
+      description: `Transfers an exact amount of a token (default currency) to an address: <token_contract>.transfer(amount, to). ${FLOW} ${SPENDING_NOTE}`,
       capability: 'unsafe',
       timeoutMs,
       input: z.object({
@@ -81,7 +81,7 @@ export function sendTools(deps: SendToolDeps): ToolDefinition[] {
         kwargs['to'] = args.to_address;
         return finish(
           await deps.submitter().submit({
-            key: deps.signers.resolve(args, 'private_key').wallet,
+            key: (await deps.signers.resolve(args, 'private_key')).wallet,
             contract: args.token_contract,
             function: 'transfer',
             kwargs,

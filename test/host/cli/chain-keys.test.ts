@@ -71,7 +71,7 @@ describe('chain-keys create | import | list | remove', function () {
       [['import', '--name', 'x', '--index', '1'], { stdin: key }, /--index applies to a mnemonic/],
       [['create', '--name', '../x'], {}, /account name "\.\.\/x" is not allowed/],
       [['create', '--name', 'x'], { passphrase: 'short' }, /at least 8 characters/],
-      [['create', '--name', 'x'], { passphrase: null }, /no keystore passphrase: set CHAIN_KEYSTORE_PASSPHRASE or run on a terminal/],
+      [['create', '--name', 'x'], { passphrase: null }, /no keystore passphrase: set CHAIN_KEYSTORE_PASSPHRASE_FILE \(a file only you can read\) or CHAIN_KEYSTORE_PASSPHRASE, or run on a terminal/],
       [['remove', '--name', 'nobody'], {}, /no keystore account named "nobody"/],
     ];
     for (const [args, options, expected] of cases) {

@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import path from 'node:path';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
-import { connectBanner, connectBannerOf, formatJson, mcpHttpUrl, stdioSnippet, TOKEN_PLACEHOLDER } from '../../../host/cli/connect-banner.js';
+import { connectBanner, connectBannerOf, formatJson, mcpHttpUrl, PASSPHRASE_FILE_PLACEHOLDER, stdioSnippet, TOKEN_PLACEHOLDER } from '../../../host/cli/connect-banner.js';
 import { jsonBlocks, snippets } from './banner-snippets.js';
 import { bootTestHost, fixtureConfig, loadTestConfig, REPO_ROOT, TEST_TOKEN, type TestHost } from '../../support/test-host.js';
 
@@ -71,10 +71,16 @@ describe('connect banner', function () {
         CHAIN_NODE_URL: 'http://<credentials>@node.internal:26657',
         // A loaded plugin's own variable goes along; CHAIN_BDS_DATABASE_URL does not: no loaded plugin reads it.
         CHAIN_FIXTURE_GREETING: 'hello',
-        // The stdio server cannot prompt for it: the client's env must carry it.
-        CHAIN_KEYSTORE_PASSPHRASE: '<CHAIN_KEYSTORE_PASSPHRASE>',
+        // The stdio server cannot prompt for it, and the client's config must not hold it: a 0600 file does.
+        CHAIN_KEYSTORE_PASSPHRASE_FILE: PASSPHRASE_FILE_PLACEHOLDER,
       });
+      assert.ok(!JSON.stringify(stdio).includes('CHAIN_KEYSTORE_PASSPHRASE"'), 'no passphrase variable in the client config');
       assert.ok(path.isAbsolute(stdio.env!.CHAIN_HOME!) && stdio.env!.CHAIN_HOME!.endsWith('relative-home'));
+    });
+
+    it('a passphrase file the host was started with is named by its absolute path (the passphrase never is)', () => {
+      const snippet = stdioSnippet({ configPath: null, settings: h.host.config.settings, env: { CHAIN_KEYSTORE_PASSPHRASE_FILE: 'secrets/passphrase' } });
+      assert.deepEqual(snippet.mcpServers.chain!.env, { CHAIN_KEYSTORE_PASSPHRASE_FILE: path.resolve('secrets/passphrase') });
     });
 
     it('a loaded plugin\'s secret variable goes along as a placeholder', () => {

@@ -62,11 +62,14 @@ describe('MCP over stdio (chain-mcp)', function () {
       assert.deepEqual(names, ['echo_text', 'slow_tool']);
       const echo = tools[0]!;
       assert.equal(echo.title, 'Echo text');
-      assert.deepEqual(echo.annotations, { title: 'Echo text', readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false });
+      // The title is the tool's own; the annotations carry the hints only (not the title again).
+      assert.deepEqual(echo.annotations, { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false });
       assert.equal(echo.inputSchema.type, 'object');
+      assert.equal((echo.inputSchema as { $schema?: unknown }).$schema, undefined);
       assert.deepEqual(echo.inputSchema.required, ['text']);
       assert.equal((echo.inputSchema as { additionalProperties?: unknown }).additionalProperties, false);
-      assert.equal(echo.outputSchema?.type, 'object');
+      // The outline a client validates: an object with the fields every answer has.
+      assert.deepEqual(echo.outputSchema, { type: 'object', required: ['text'] });
     });
 
     it('tools/call returns structuredContent and the same JSON as text', async () => {

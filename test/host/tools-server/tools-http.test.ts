@@ -32,7 +32,7 @@ describe('HTTP tool API (spec part 4)', () => {
       assert.deepEqual(echo.input_schema.properties.text, { type: 'string', maxLength: 10000, description: 'any text' });
       assert.deepEqual(echo.input_schema.required, ['text']);
       assert.equal(echo.input_schema.additionalProperties, false);
-      assert.deepEqual(echo.output_schema.properties, { text: { type: 'string' } });
+      assert.deepEqual(echo.output_schema, { type: 'object', required: ['text'] });
       assert.deepEqual(echo.annotations, { title: 'Echo text', readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false });
     });
 

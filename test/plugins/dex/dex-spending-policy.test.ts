@@ -26,11 +26,17 @@ describe('DEX submits and helper trades under the spending policy and confirmati
     const { Wallet } = await import('../../../core/chain/keys.js');
     chain = await kit.openDevnet();
     const trader = kit.devAccount(2);
-    await new Keystore(path.join(chain.home, 'host'), { scrypt: { n: 2 ** 10, r: 8, p: 1 } }).add('trader', Wallet.fromPrivateKey(trader.privateKey), 'correct horse battery staple');
+    const keystore = new Keystore(path.join(chain.home, 'host'), { scrypt: { n: 2 ** 10, r: 8, p: 1 } });
+    await keystore.add('trader', Wallet.fromPrivateKey(trader.privateKey), 'correct horse battery staple');
+    await keystore.add('guarded', Wallet.fromPrivateKey(kit.devAccount(3).privateKey), 'correct horse battery staple');
     h = await kit.startDexHost(chain, {
       plugins: {
         wallet: {
-          policies: { trader: { maxPerTransaction: { currency: '40', con_test_token: '2' } } },
+          policies: {
+            trader: { maxPerTransaction: { currency: '40', con_test_token: '2' } },
+            // May trade through the router and the helper (their approvals), pay no one else.
+            guarded: { allowedRecipients: ['con_dex', 'con_dex_helper'], maxPer24h: { currency: '500' } },
+          },
           confirm: { ask: 'always', fallback: 'refuse', timeoutSeconds: 10 },
         },
         dex: {},
@@ -74,7 +80,7 @@ describe('DEX submits and helper trades under the spending policy and confirmati
     }
   });
 
-  it('the plan call over the per-transaction limit is refused before it is signed (earlier calls stay)', async () => {
+  it('the plan call over the per-transaction limit is refused before it is signed: the approve step already counts the amount', async () => {
     const plan = kit.ok(await mcp('dex_plan_swap', { token_in: 'currency', token_out: 'con_test_token', amount: '42.5', account: trader().address, recipient: trader().address }));
     const before = await nonce();
     const tokenBefore = await kit.stateDecimal(chain.node, `con_test_token.balances:${trader().address}`);
@@ -82,9 +88,10 @@ describe('DEX submits and helper trades under the spending policy and confirmati
     assert.equal(outcome.ok, false);
     assert.equal(outcome.error!.code, 'policy_denied');
     assert.match(outcome.error!.message, /rule maxPerTransaction.*at most 40 per transaction/);
-    assert.equal(outcome.error!.details?.failed_call, 'con_dex.swapExactTokenForToken');
-    const ran = Number(outcome.error!.details?.completed_calls);
-    assert.equal(await nonce(), before + ran, 'only the calls before it were signed');
+    // Approvals are spending: the approve of 42.5 currency to con_dex is the call refused, so nothing is signed.
+    assert.equal(outcome.error!.details?.failed_call, 'currency.approve');
+    assert.equal(Number(outcome.error!.details?.completed_calls), 0);
+    assert.equal(await nonce(), before, 'nothing was signed');
     assert.equal((await kit.stateDecimal(chain.node, `con_test_token.balances:${trader().address}`)).toString(), tokenBefore.toString());
   });
 
@@ -96,5 +103,38 @@ describe('DEX submits and helper trades under the spending policy and confirmati
     assert.match(outcome.error!.message, /would spend 3 of con_test_token; the account may spend at most 2 per transaction/);
     const ran = Number(outcome.error!.details?.completed_calls ?? 0);
     assert.equal(await nonce(), before + ran);
+  });
+
+  describe('the escapes of issue #29 through the DEX, by raw key of a policy account', () => {
+    const guarded = () => kit.devAccount(3);
+    const mule = () => kit.devAccount(11).address;
+    const spent = async () => ChainDecimalOf(kit.ok(await h.http('get_account_policy', { account: 'guarded' })).spent_24h.currency ?? '0');
+    const ChainDecimalOf = (text: string) => kit.ChainDecimal.parse(text);
+
+    it('a plan whose swap pays a mule is refused at the swap (allowedRecipients); its approve was counted once', async () => {
+      const before = await spent();
+      const plan = kit.ok(await mcp('dex_plan_swap', { token_in: 'currency', token_out: 'con_test_token', amount: '5', account: guarded().address, recipient: mule() }));
+      const outcome = await mcp('dex_submit_swap', { private_key: guarded().privateKey, plan_id: plan.plan_id });
+      assert.equal(outcome.ok, false);
+      assert.equal(outcome.error!.code, 'policy_denied', outcome.error!.message);
+      assert.equal(outcome.error!.details?.rule, 'allowedRecipients');
+      assert.match(outcome.error!.message, new RegExp(mule()));
+      assert.equal(await kit.stateDecimal(chain.node, `con_test_token.balances:${mule()}`).then((d) => d.toString()), '0');
+      // The approve of 5 currency to con_dex ran (an allowed spender) and counted 5 plus its fee.
+      const counted = (await spent()).minus(before);
+      assert.ok(counted.gt('5') && counted.lt('30'), `counted ${counted.toString()}`);
+    });
+
+    it('buy_on_dex counts what it pays once: the approve to the helper, not again when the helper pulls it', async () => {
+      const before = await spent();
+      const balanceBefore = await kit.stateDecimal(chain.node, `currency.balances:${guarded().address}`);
+      const outcome = await mcp('buy_on_dex', { private_key: guarded().privateKey, buy_token: 'con_test_token', amount: '0.5', slippage: '5' });
+      assert.equal(outcome.ok, true, JSON.stringify(outcome.error));
+      const paid = balanceBefore.minus(await kit.stateDecimal(chain.node, `currency.balances:${guarded().address}`));
+      const counted = (await spent()).minus(before);
+      // Counted = the approval (≥ what the helper pulled) plus fees supplied (≥ fees paid); not twice the price.
+      assert.ok(!counted.lt(paid), `counted ${counted.toString()} < paid ${paid.toString()}`);
+      assert.ok(counted.lt(paid.plus(paid)), `counted ${counted.toString()} ≥ twice paid ${paid.toString()}`);
+    });
   });
 });

@@ -290,17 +290,30 @@ describe('dex plans: the state machine (spec part 3)', () => {
   });
 
   describe('submit close to the deadline (issue #18 item 1)', () => {
-    it('refuses with 409 plan_expiring when the deadline leaves less than (calls + safety blocks) × block time; nothing is sent, the plan stays active', async () => {
+    it('refuses with 409 plan_expiring when the deadline leaves less than (calls + safety blocks) × block time; nothing is sent, the plan is consumed (spec §3)', async () => {
       const h = planHarness({ blockTimeMs: 6_000, safetyBlocks: 2 }); // 2 calls + 2 blocks = 24 s
       const id = h.issue(); // deadline now + 5 min
       h.clock.advance(300 - 20);
       const e = expectCode(await h.call('dex_submit_swap', submit(id)), 'plan_expiring', 409);
-      assert.equal(e.details!.plan_status, 'active');
+      assert.equal(e.details!.plan_status, 'consumed');
       assert.equal(e.details!.needed_ms, 24_000);
       assert.equal(e.details!.block_time_ms, 6_000);
-      assert.match(e.message, /not consumed/);
+      assert.match(e.message, /nothing was sent.*The plan is consumed: create a fresh plan/);
       assert.equal(h.sender.requests.length, 0, 'the approval was not sent');
-      assert.equal(h.registry.state(id), 'active');
+      assert.equal(h.registry.state(id), 'consumed');
+      // A second attempt finds it consumed.
+      expectCode(await h.call('dex_submit_swap', submit(id)), 'plan_consumed', 409);
+    });
+
+    it('the first attempt consumes the plan before the wallet check: an unknown account consumes it too', async () => {
+      const h = planHarness();
+      const id = h.issue();
+      const outcome = await h.call('dex_submit_swap', { account: 'nobody', plan_id: id });
+      assert.equal(outcome.ok, false);
+      const e = outcome.error!;
+      assert.equal(e.details!.plan_status, 'consumed', e.message);
+      assert.match(e.message, /the plan is consumed, create a fresh plan/);
+      assert.equal(h.registry.state(id), 'consumed');
     });
 
     it('submits when the margin is there; the safety margin is configurable', async () => {

@@ -27,6 +27,7 @@ export const TOOL_CAPABILITIES: Record<string, 'read' | 'unsafe'> = {
   send_transaction: 'unsafe',
   send_tokens: 'unsafe',
   get_account_policy: 'read',
+  list_accounts: 'read',
   get_balance: 'read',
   get_token_balances: 'read',
   get_transaction: 'read',

@@ -139,8 +139,9 @@ describe('keystore accounts in tools (issue 22)', function () {
     expectError(unknown, { code: 'invalid_arguments', field: 'account', match: /no keystore account "carol".*alice, bob/ });
     const encrypt = await s.call('encrypt_message', { sender_account: 'alice', sender_private_key: devAccount(4).privateKey, receiver_public_key: BOB.address, message: 'x' });
     expectError(encrypt, { code: 'invalid_arguments', match: /exactly one of sender_account and sender_private_key/ });
+    // A submit claims its plan before any wallet check (spec §3): an unknown plan is the first refusal.
     const submit = await s.call('dex_submit_swap', { account: 'nobody', plan_id: 'a'.repeat(43) });
-    expectError(submit, { code: 'invalid_arguments', field: 'account' });
+    expectError(submit, { code: 'plan_not_found' });
     const balance = await s.call('get_balance', { address: BOB.address });
     assert.equal(String(balance.result.balance), '0');
     // The refused key was a dev account's: the scan must not find it in the answers (the requests carried it).

@@ -186,7 +186,9 @@ describe('spending policy and send confirmation (MCP elicitation) before signing
 
   it('a client without elicitation gets the fallback (refuse) above the threshold, and sends under it', async () => {
     const mcp = await connect();
-    await refusedBeforeSigning(() => send(mcp.call, '60'), 'confirmation_unavailable', /cannot be asked.*nothing was sent/);
+    const error = await refusedBeforeSigning(() => send(mcp.call, '60'), 'confirmation_unavailable', /cannot ask anyone.*nothing was sent.*a person makes the call from an MCP client that supports elicitation/);
+    // What to do, never how to weaken the policy.
+    assert.doesNotMatch(error.message, /fallback|"allow"/);
     const outcome = await send(mcp.call, '5');
     assert.equal(outcome.ok, true, outcome.text);
   });

@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { mkdtemp, readFile, rm, stat, writeFile } from 'node:fs/promises';
+import { mkdir, mkdtemp, readFile, rm, stat, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { decodedAbciQuery } from '../../../../core/chain/abci-value.js';
@@ -90,11 +90,22 @@ describe('spend ledger: a rolling 24 hours that survives a restart', () => {
     assert.equal((await SpendLedger.open(home, () => now)).spentToday(ME).size, 0);
   });
 
+  it('reads amounts written as JSON numbers exactly, and names the file and entry of a malformed one (never a TypeError, never a skipped entry)', async () => {
+    const file = path.join(home, 'wallet', 'spend-ledger.json');
+    await mkdir(path.dirname(file), { recursive: true });
+    await writeFile(file, `{"version":1,"entries":[{"id":1,"account":"${ME}","token":"currency","amount":10.10000000000000000001,"at":${now}},{"id":2,"account":"${ME}","token":"currency","amount": 5 ,"at":${now}}]}`);
+    assert.equal((await SpendLedger.open(home, () => now)).spentToday(ME).get('currency')?.toString(), '15.10000000000000000001');
+    for (const [entry, named] of [['{"account":"x","token":"currency","amount":true,"at":1}', /entry 0 has amount true, not a non-negative decimal/], ['{"account":"x","token":"currency","amount":"1"}', /entry 0 has no time/], ['7', /entry 0 is not an object/]] as const) {
+      await writeFile(file, `{"version":1,"entries":[${entry}]}`);
+      await assert.rejects(SpendLedger.open(home, () => now), (err: Error) => err.message.startsWith(`${file}: `) && named.test(err.message) && /restore it from a backup/.test(err.message));
+    }
+  });
+
   it('refuses a damaged ledger instead of resetting every limit', async () => {
     const ledger = await SpendLedger.open(home, () => now);
     await ledger.reserve(ME, new Map([['currency', d('1')]]));
     await writeFile(ledger.file, (await readFile(ledger.file, 'utf8')).slice(0, 10));
-    await assert.rejects(SpendLedger.open(home, () => now), /not valid JSON; restore it from a backup/);
+    await assert.rejects(SpendLedger.open(home, () => now), /not valid JSON; .*restore it from a backup/);
   });
 });
 
@@ -141,6 +152,39 @@ describe('spending read from the dry run', () => {
     });
     assert.equal(spend.spent.get('currency')?.toString(), '62.45');
     assert.equal(spend.fee?.toString(), '2.45');
+  });
+
+  it('counts a rise of an allowance the account grants as spending to the spender, new and legacy keys alike, and names it', async () => {
+    const node = nodeWith({ [`con_token.approvals:${ME}:${STRANGER}`]: ['int', '5'], 'chi_cost.S:value': ['int', '20'] });
+    const spend = await spendOfDryRun(node, {
+      sender: ME, contract: 'con_token', function: 'approve', chiSupplied: 20n, chiUsed: 0n,
+      state: [
+        { key: `con_token.approvals:${ME}:${STRANGER}`, value: 900 },
+        { key: `currency.balances:${ME}:con_dex`, value: '7.5' },
+        // Someone else's allowance, or one granted to the account, is not the account's spending.
+        { key: `con_token.approvals:${FRIEND}:${ME}`, value: 50 },
+      ],
+    });
+    assert.deepEqual(Object.fromEntries([...spend.spent].map(([k, v]) => [k, v.toString()])), { con_token: '895', currency: '8.5' });
+    assert.deepEqual([...spend.credited].sort(), [STRANGER, 'con_dex'].sort());
+    assert.deepEqual(spend.approvals.map((a) => [a.token, a.spender, a.amount.toString()]), [['con_token', STRANGER, '895'], ['currency', 'con_dex', '7.5']]);
+    const denial = checkSpend(accountPolicySchema.parse({ allowedRecipients: [FRIEND] }), spend, new Map());
+    assert.equal(denial?.rule, 'allowedRecipients');
+  });
+
+  it('does not count twice what a call takes through an allowance the account granted (counted at the approval)', async () => {
+    const node = nodeWith({
+      [`con_token.balances:${ME}`]: ['int', '100'],
+      [`con_token.approvals:${ME}:con_dex`]: ['int', '30'],
+      'chi_cost.S:value': ['int', '20'],
+    });
+    const spend = await spendOfDryRun(node, {
+      sender: ME, contract: 'con_dex', function: 'swapExactTokenForToken', chiSupplied: 20n, chiUsed: 0n,
+      state: [{ key: `con_token.approvals:${ME}:con_dex`, value: 0 }, { key: `con_token.balances:${ME}`, value: 65 }],
+    });
+    // 35 left the account, 30 of them through the allowance already counted: 5 more.
+    assert.equal(spend.spent.get('con_token')?.toString(), '5');
+    assert.deepEqual(spend.approvals, []);
   });
 
   it('refuses to mix states: a read answered at another height than the dry run is StateMovedError', async () => {
