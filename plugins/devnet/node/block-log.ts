@@ -36,7 +36,10 @@ export class BlockLog {
    * Opens (creating) the log and hands every intact record to `onRecord` in order. Returns the
    * log positioned at its end, with a torn tail already truncated away.
    */
-  static open(file: string, options: { fsync: boolean }, onRecord: (record: unknown, entry: BlockLogEntry) => void): BlockLog {
+  static open(
+    file: string, options: { fsync: boolean; onProgress?: (read: number, size: number) => void },
+    onRecord: (record: unknown, entry: BlockLogEntry) => void,
+  ): BlockLog {
     const fd = openSync(file, existsSync(file) ? 'r+' : 'w+');
     const size = fstatSync(fd).size;
     let position = 0;
@@ -47,6 +50,7 @@ export class BlockLog {
     while (position < size && !damage) {
       const n = readSync(fd, chunk, 0, Math.min(CHUNK, size - position), position);
       if (n <= 0) break;
+      options.onProgress?.(position + n, size);
       pending = pending.length ? Buffer.concat([pending, chunk.subarray(0, n)]) : Buffer.from(chunk.subarray(0, n));
       const base = position - (pending.length - n);
       position += n;

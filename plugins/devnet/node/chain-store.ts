@@ -1,6 +1,7 @@
 import { mkdirSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { BlockLog, type BlockLogEntry } from './block-log.js';
+import { SearchIndex } from './search-index.js';
 import { readSnapshot, writeSnapshot } from './state-snapshot.js';
 import { StateStore } from './state-store.js';
 import type { StoredBlock } from './stored-block.js';
@@ -15,12 +16,15 @@ import type { StoredBlock } from './stored-block.js';
  *   writes from the log (without one, from genesis).
  *
  * A kill -9 therefore loses at most the block being appended: a torn last line is cut off on
- * the next open. In memory: the state, a height → log position index, the tx-hash index and a
- * small cache of recent blocks.
+ * the next open. In memory: the state, a height → log position index, the tx-hash index, the
+ * event search index (`tx_search`, `block_search`; built in the same pass over the log that
+ * start-up makes anyway, then kept as blocks commit) and a small cache of recent blocks.
  */
 export interface ChainStoreOptions {
   fsync: boolean;
   snapshotInterval: number;
+  /** Start-up progress over the block log (bytes read of its size), every few MB. */
+  onProgress?: (read: number, size: number) => void;
 }
 
 export interface TxLocation {
@@ -38,6 +42,8 @@ export class ChainStore {
   private readonly cache = new Map<number, StoredBlock>();
   private snapshotHeight: number;
   private closed = false;
+  /** Blocks decoded from the log since open (cache misses): the cost of reads, for tests and metrics. */
+  blocksDecoded = 0;
 
   private constructor(
     private readonly dir: string,
@@ -45,6 +51,7 @@ export class ChainStore {
     state: StateStore,
     snapshotHeight: number,
     private readonly options: ChainStoreOptions,
+    readonly search: SearchIndex,
   ) {
     this.state = state;
     this.snapshotHeight = snapshotHeight;
@@ -58,12 +65,14 @@ export class ChainStore {
       ? new StateStore(snapshot.entries, snapshot.height, BigInt('0x' + (snapshot.root || '0')))
       : new StateStore(genesis, 0);
     const indexed: Array<{ block: Pick<StoredBlock, 'height' | 'block_id' | 'tx_hashes'>; entry: BlockLogEntry }> = [];
-    const log = BlockLog.open(join(dataDir, 'blocks.log'), { fsync: options.fsync }, (record, entry) => {
+    const search = new SearchIndex();
+    const log = BlockLog.open(join(dataDir, 'blocks.log'), { fsync: options.fsync, onProgress: options.onProgress }, (record, entry) => {
       const block = record as StoredBlock;
       if (block.height !== indexed.length + 1) {
         throw new Error(`block log ${join(dataDir, 'blocks.log')}: expected height ${indexed.length + 1}, found ${block.height}`);
       }
       if (block.height > state.height) state.apply(new Map(block.writes), block.height);
+      search.add(block);
       indexed.push({ block: { height: block.height, block_id: block.block_id, tx_hashes: block.tx_hashes }, entry });
     });
     let snapshotHeight = snapshot?.height ?? 0;
@@ -73,7 +82,7 @@ export class ChainStore {
       for (const { block, entry } of indexed) state.apply(new Map((log.read(entry) as StoredBlock).writes), block.height);
       snapshotHeight = 0;
     }
-    const store = new ChainStore(dataDir, log, state, snapshotHeight, options);
+    const store = new ChainStore(dataDir, log, state, snapshotHeight, options, search);
     for (const { block, entry } of indexed) store.index(block, entry);
     return store;
   }
@@ -93,6 +102,7 @@ export class ChainStore {
     const entry = this.log.append(block);
     this.state.apply(writes, block.height);
     this.index(block, entry);
+    this.search.add(block);
     this.remember(block);
     if (block.height - this.snapshotHeight >= this.options.snapshotInterval) this.snapshot();
   }
@@ -102,6 +112,7 @@ export class ChainStore {
     const cached = this.cache.get(height);
     if (cached) return cached;
     const block = this.log.read(this.entries[height - 1]!) as StoredBlock;
+    this.blocksDecoded++;
     this.remember(block);
     return block;
   }
