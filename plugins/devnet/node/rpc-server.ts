@@ -2,7 +2,7 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { Duplex } from 'node:stream';
 import { WebSocketServer } from 'ws';
-import { type HostHeaderAllowed, hostHeaderRefusal, type Logger, loopbackHostHeaderAllowed } from 'chainhost/plugin';
+import { browserOriginAllowed, type HostHeaderAllowed, hostHeaderRefusal, type Logger, loopbackHostHeaderAllowed } from 'chainhost/plugin';
 import { rpcErrorBody, type DevnetRpc } from './devnet-rpc.js';
 import type { EventBus } from './event-bus.js';
 import { jsonText } from './json-text.js';
@@ -27,8 +27,14 @@ export class RpcServer {
   /** DNS-rebinding protection while bound to loopback (set by listen). */
   private hostAllowed: HostHeaderAllowed | null = null;
 
-  constructor(private readonly rpc: DevnetRpc, private readonly events: EventBus, private readonly logger: Logger, limits: Partial<RpcLimits> = {}) {
+  private readonly allowedOrigins: ReadonlySet<string>;
+
+  constructor(
+    private readonly rpc: DevnetRpc, private readonly events: EventBus, private readonly logger: Logger,
+    limits: Partial<RpcLimits> = {}, allowedOrigins: readonly string[] = [],
+  ) {
     this.limits = rpcLimits(limits);
+    this.allowedOrigins = new Set(allowedOrigins);
     this.server = http.createServer((req, res) => {
       this.serve(req, res).catch((err) => {
         this.logger.error('rpc request failed', { error: err instanceof Error ? err.message : String(err) });
@@ -45,6 +51,9 @@ export class RpcServer {
         return;
       }
       if (new URL(req.url ?? '/', 'http://x').pathname !== '/websocket') return refuseUpgrade(socket);
+      // As the dashboard's /ws: any page the user opens could otherwise subscribe (and take the
+      // max_subscription_clients slots). CometBFT itself accepts every Origin; a local devnet should not.
+      if (!browserOriginAllowed(req.headers.origin, req.headers.host, this.allowedOrigins)) return refuseOrigin(socket);
       this.wss.handleUpgrade(req, socket, head, (ws) => {
         const session = new WebSocketSession(ws, this.rpc, this.events, this.logger, this.limits);
         this.sessions.add(session);
@@ -187,6 +196,11 @@ function refuseUpgrade(socket: Duplex): void {
     '',
     NOT_FOUND,
   ].join('\r\n'));
+}
+
+function refuseOrigin(socket: Duplex): void {
+  const text = 'Forbidden: Origin not allowed; list it in plugins.devnet.allowedOrigins\n';
+  socket.end(`HTTP/1.1 403 Forbidden\r\nContent-Type: text/plain; charset=utf-8\r\nContent-Length: ${Buffer.byteLength(text)}\r\nConnection: close\r\n\r\n${text}`);
 }
 
 function send(res: http.ServerResponse, status: number, body: unknown): void {
