@@ -1,6 +1,6 @@
 import { mkdirSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
-import { BlockLog, type BlockLogEntry } from './block-log.js';
+import { BlockLog, BlockLogCorruptError, type BlockLogEntry } from './block-log.js';
 import { SearchIndex } from './search-index.js';
 import { readSnapshot, writeSnapshot } from './state-snapshot.js';
 import { StateStore } from './state-store.js';
@@ -44,6 +44,9 @@ export class ChainStore {
   private closed = false;
   /** Blocks decoded from the log since open (cache misses): the cost of reads, for tests and metrics. */
   blocksDecoded = 0;
+  /** Why the last periodic snapshot failed (a full disk, say); cleared by the next one that succeeds. */
+  snapshotError: Error | undefined;
+  private snapshotRetryAt = 0;
 
   private constructor(
     private readonly dir: string,
@@ -66,11 +69,11 @@ export class ChainStore {
       : new StateStore(genesis, 0);
     const indexed: Array<{ block: Pick<StoredBlock, 'height' | 'block_id' | 'tx_hashes'>; entry: BlockLogEntry }> = [];
     const search = new SearchIndex();
-    const log = BlockLog.open(join(dataDir, 'blocks.log'), { fsync: options.fsync, onProgress: options.onProgress }, (record, entry) => {
+    const logFile = join(dataDir, 'blocks.log');
+    const log = BlockLog.open(logFile, { fsync: options.fsync, onProgress: options.onProgress }, (record, entry) => {
       const block = record as StoredBlock;
-      if (block.height !== indexed.length + 1) {
-        throw new Error(`block log ${join(dataDir, 'blocks.log')}: expected height ${indexed.length + 1}, found ${block.height}`);
-      }
+      const problem = blockRecordProblem(block, indexed.length + 1);
+      if (problem) throw new BlockLogCorruptError(logFile, entry.offset, problem);
       if (block.height > state.height) state.apply(new Map(block.writes), block.height);
       search.add(block);
       indexed.push({ block: { height: block.height, block_id: block.block_id, tx_hashes: block.tx_hashes }, entry });
@@ -104,7 +107,7 @@ export class ChainStore {
     this.index(block, entry);
     this.search.add(block);
     this.remember(block);
-    if (block.height - this.snapshotHeight >= this.options.snapshotInterval) this.snapshot();
+    if (block.height - this.snapshotHeight >= this.options.snapshotInterval && block.height >= this.snapshotRetryAt) this.trySnapshot();
   }
 
   block(height: number): StoredBlock | undefined {
@@ -139,8 +142,26 @@ export class ChainStore {
   close(): void {
     if (this.closed) return;
     this.closed = true;
-    if (this.snapshotHeight !== this.state.height) this.snapshot();
-    this.log.close();
+    try {
+      if (this.snapshotHeight !== this.state.height) this.trySnapshot();
+    } finally {
+      this.log.close();
+    }
+  }
+
+  /**
+   * A snapshot only shortens the next start-up (the log holds every block), so failing to write
+   * one must not fail the commit that triggered it: note why, and try again some blocks later.
+   */
+  private trySnapshot(): void {
+    try {
+      this.snapshot();
+      this.snapshotError = undefined;
+    } catch (err) {
+      this.snapshotError = err instanceof Error ? err : new Error(String(err));
+      this.snapshotRetryAt = this.state.height + Math.max(1, Math.floor(this.options.snapshotInterval / 10));
+      rmSync(join(this.dir, 'state.snapshot.tmp'), { force: true });
+    }
   }
 
   private index(block: Pick<StoredBlock, 'height' | 'block_id' | 'tx_hashes'>, entry: BlockLogEntry): void {
@@ -157,4 +178,15 @@ export class ChainStore {
     this.cache.set(block.height, block);
     if (this.cache.size > CACHE_SIZE) this.cache.delete(this.cache.keys().next().value as number);
   }
+}
+
+/** Why a checksummed log record is not the next block (a hand-edited or foreign log), or undefined. */
+function blockRecordProblem(block: StoredBlock, expectedHeight: number): string | undefined {
+  if (!block || typeof block !== 'object') return 'the record is not a block';
+  if (block.height !== expectedHeight) return `expected height ${expectedHeight}, found ${JSON.stringify(block.height)}`;
+  if (typeof block.block_id?.hash !== 'string') return 'block_id.hash is missing';
+  if (!Array.isArray(block.tx_hashes) || !Array.isArray(block.txs_results) || block.tx_hashes.length !== block.txs_results.length) return 'tx_hashes and txs_results do not match';
+  if (!Array.isArray(block.finalize_block_events)) return 'finalize_block_events is missing';
+  if (!Array.isArray(block.writes)) return 'writes is missing';
+  return undefined;
 }

@@ -44,7 +44,7 @@ export class DevnetRpc {
     const node = this.node;
     const store = node.store;
     switch (method) {
-      case 'health': return {};
+      case 'health': return this.health();
       case 'status': return this.status();
       case 'net_info': return { listening: true, listeners: ['Listener(@tcp://127.0.0.1:26656)'], n_peers: '0', peers: [] };
       case 'genesis': return { genesis: node.genesis };
@@ -80,6 +80,20 @@ export class DevnetRpc {
       }
       default: throw new RpcError(-32601, 'Method not found');
     }
+  }
+
+  /**
+   * CometBFT's `/health` answers `{}` while the node runs; here it also fails (-32603, HTTP 500)
+   * while the block producer is halted, with the reason, so a monitor sees a stalled chain.
+   */
+  private health(): Record<string, never> {
+    const fault = this.node.producer.fault;
+    if (!fault) return {};
+    const since = new Date(fault.since).toISOString();
+    const next = fault.permanent
+      ? 'it does not resume by itself: fix the cause and restart the devnet'
+      : `retrying in ${Math.max(0, Math.ceil(((fault.retryAt ?? Date.now()) - Date.now()) / 1000))} s (failed retries: ${fault.attempts}); it resumes by itself once a block can be committed`;
+    throw internal(`block production halted since ${since} at height ${this.node.store.height + 1}: ${fault.error.message}; ${next}`);
   }
 
   status(): ResultStatus {
