@@ -251,7 +251,8 @@ function lowerBound(list: number[], x: number, from: number, to: number): number
 function intersect(slices: Slice[], budget: SearchBudget): number[] {
   slices.sort((a, b) => (a.to - a.from) - (b.to - b.from));
   const [first, ...rest] = slices as [Slice, ...Slice[]];
-  budget.spend(first.to - first.from);
+  // Every event of the shortest list is looked up in each other list.
+  budget.spend((first.to - first.from) * (rest.length + 1));
   const out: number[] = [];
   const cursors = rest.map((s) => s.from);
   for (let i = first.from; i < first.to; i++) {

@@ -147,6 +147,10 @@ describe('tx_search and block_search (CometBFT kv indexer semantics)', () => {
     assert.throws(() => search(store, 'Transfer.amount > 0', { workLimit: 20 }), /query is too broad: .*more than 20 index entries/);
     assert.equal(search(store, 'Transfer.amount > 0 AND tx.height <= 5', { workLimit: 100 }).total_count, '4');
     assert.equal(search(store, 'Transfer.amount = \'7\'', { workLimit: 5 }).total_count, '1');
+    // Many conditions over the same broad list cost a lookup each per candidate.
+    const exists = Array.from({ length: 10 }, () => 'Transfer.amount EXISTS').join(' AND ');
+    assert.throws(() => search(store, exists, { workLimit: 29 * 10 + 28 }), /query is too broad/);
+    assert.equal(search(store, exists, { workLimit: 29 * 10 + 29 }).total_count, '29');
   });
 
   it('is rebuilt from the block log when the store reopens', () => {
