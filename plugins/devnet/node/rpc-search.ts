@@ -70,7 +70,10 @@ function searchTxs(store: ChainStore, query: EventQuery, options: SearchOptions,
       budget.spend(to - from);
       return Array.from({ length: to - from }, (_, i) => from + i);
     }));
-    if (rest.length) ordinals = listOrdinals(intersectSorted(ordinals.list!, index.txEvents.search(rest, 0, index.txOrdinals(1, store.height).to, budget)));
+    if (rest.length) {
+      const { from, to } = index.txOrdinals(span.min, span.max);
+      ordinals = listOrdinals(intersectSorted(ordinals.list!, index.txEvents.search(rest, from, to, budget)));
+    }
   } else {
     const { from, to } = index.txOrdinals(span.min, span.max);
     ordinals = rest.length === 0 ? { count: to - from, at: (i) => from + i } : listOrdinals(index.txEvents.search(rest, from, to, budget));
@@ -90,7 +93,7 @@ function searchBlocks(store: ChainStore, query: EventQuery, options: SearchOptio
   let heights: Ordinals;
   if (span.heights) {
     heights = listOrdinals(span.heights);
-    if (rest.length) heights = listOrdinals(intersectSorted(span.heights, store.search.blockEvents.search(rest, 1, store.height + 1, budget)));
+    if (rest.length) heights = listOrdinals(intersectSorted(span.heights, store.search.blockEvents.search(rest, span.min, span.max + 1, budget)));
   } else if (rest.length === 0) {
     heights = { count: Math.max(0, span.max - span.min + 1), at: (i) => span.min + i };
   } else {

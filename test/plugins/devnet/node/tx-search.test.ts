@@ -136,6 +136,10 @@ describe('tx_search and block_search (CometBFT kv indexer semantics)', () => {
     const loans = blockSearch(store, 'loan.amount = \'200\'');
     assert.deepEqual(loans.blocks.map((b) => b.block.header.height), ['9', '6', '3']);
     assert.deepEqual(blockSearch(store, 'loan.account_no > 3 AND block.height < 9', { orderBy: 'asc' }).blocks.map((b) => b.block.header.height), ['6']);
+    // CONTAINS on the height key tests its decimal text; = on it is then dropped (dedupHeight).
+    assert.deepEqual(blockSearch(store, 'block.height CONTAINS \'3\' AND block.height = 5 AND loan.amount EXISTS').blocks.map((b) => b.block.header.height), ['3']);
+    assert.equal(blockSearch(store, 'block.height EXISTS').total_count, '9');
+    assert.equal(count(store, 'tx.height CONTAINS \'1\''), 1);
   });
 
   it('refuses over-long queries (512 bytes, CometBFT maxQueryLength) and queries broader than the work limit', () => {
