@@ -25,6 +25,8 @@ export interface ChainStoreOptions {
   snapshotInterval: number;
   /** Start-up progress over the block log (bytes read of its size), every few MB. */
   onProgress?: (read: number, size: number) => void;
+  /** Start-up found something to repair by itself (a damaged snapshot): what and how. */
+  onNotice?: (message: string) => void;
 }
 
 export interface TxLocation {
@@ -63,7 +65,9 @@ export class ChainStore {
   static open(dataDir: string, genesis: Array<[string, string]>, options: ChainStoreOptions): ChainStore {
     mkdirSync(dataDir, { recursive: true });
     const snapshotFile = join(dataDir, 'state.snapshot');
-    const snapshot = readSnapshot(snapshotFile);
+    const snapshot = readSnapshot(snapshotFile, (problem) => options.onNotice?.(
+      `${snapshotFile} is damaged (${problem}); replaying the block log from genesis instead, and a new snapshot replaces it`,
+    ));
     let state = snapshot
       ? new StateStore(snapshot.entries, snapshot.height, BigInt('0x' + (snapshot.root || '0')))
       : new StateStore(genesis, 0);

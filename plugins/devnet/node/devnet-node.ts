@@ -67,6 +67,7 @@ export class DevnetNode {
     this.genesis = options.genesis;
     this.store = ChainStore.open(join(options.home, 'data'), genesisEntries(options.genesis), {
       fsync: config.fsync, snapshotInterval: config.snapshot_interval_blocks, onProgress: startupProgress(logger),
+      onNotice: (message) => logger.warn(message),
     });
     this.mempool = new Mempool(config.mempool_size);
     this.reservations = new NonceReservations(config.max_pending_nonces_per_sender, config.pending_nonce_reservation_ttl_seconds * 1000);

@@ -58,6 +58,30 @@ describe('devnet home files: start-up errors name the file and the remedy', func
     },
   ];
 
+  it('a damaged state.snapshot is not fatal: start-up says so, names the file, and replays the log', async () => {
+    const h = await home();
+    try {
+      const file = path.join(h.dir, 'data', 'state.snapshot');
+      const before = await Devnet.open({ home: h.dir, accounts: 3, config: { fsync: false } });
+      const height = before.node.height;
+      const root = before.node.store.latest()!.app_hash;
+      await before.close();
+      writeFileSync(file, readFileSync(file, 'utf8').replace('"height"', '"heigth"'));
+      const warnings: string[] = [];
+      const logger = { debug() {}, info() {}, error() {}, warn: (m: string) => { warnings.push(m); }, child() { return logger; } };
+      const after = await Devnet.open({ home: h.dir, accounts: 3, config: { fsync: false }, logger });
+      try {
+        assert.equal(after.node.height, height);
+        assert.equal(after.node.store.latest()!.app_hash, root);
+        assert.ok(warnings.some((w) => w.includes(file) && /damaged \(checksum mismatch\); replaying the block log from genesis/.test(w)), warnings.join('\n'));
+      } finally {
+        await after.close();
+      }
+    } finally {
+      h.remove();
+    }
+  });
+
   for (const c of cases) {
     it(c.name, async () => {
       const h = await home();
