@@ -11,6 +11,7 @@ const BENCHMARKS: Record<string, () => Promise<{ run(): Promise<BenchResult[]> }
   'tools-http': () => import('./tools-http.js'),
   'tools-get-balance': () => import('./tools-get-balance.js'),
   'devnet-throughput': () => import('./devnet-throughput.js'),
+  'devnet-search': () => import('./devnet-search.js'),
   'dex-quotes': () => import('./dex-quotes.js'),
   'dashboard-limits': () => import('./dashboard-limits.js'),
   'bds-ingest': () => import('./bds-ingest.js'),

@@ -73,6 +73,22 @@ export function isSameOrigin(origin: string, hostHeader: string | undefined): bo
   return own !== null && normalizeHostName(url.hostname) === own.name && port === own.port;
 }
 
+/**
+ * Whether a browser page may open a WebSocket here. Browsers apply no CORS to WebSockets, so any
+ * page the user opens could reach a loopback server: only the server's own pages and exactly
+ * listed origins may. A request without `Origin` is not from a browser and is not concerned.
+ */
+export function browserOriginAllowed(origin: string | undefined, hostHeader: string | undefined, allowed: ReadonlySet<string>): boolean {
+  return origin === undefined || isSameOrigin(origin, hostHeader) || allowed.has(origin);
+}
+
+/** An entry of an allowed-origins list: exact `scheme://host[:port]`, never `*`. */
+export function isExactOrigin(value: string): boolean {
+  return value !== '*' && /^https?:\/\/[^/\s]+$/.test(value);
+}
+
+export const EXACT_ORIGIN_RULE = 'must be an exact origin such as http://localhost:3000 ("*" is refused)';
+
 /** Lower-case, brackets and IPv4-mapped IPv6 prefixes removed: `[::1]` → `::1`, `::ffff:10.0.0.1` → `10.0.0.1`. */
 function normalizeHostName(host: string): string {
   let h = host.trim().toLowerCase().replace(/^\[(.*)\]$/, '$1');

@@ -1,6 +1,6 @@
 import net from 'node:net';
 import { z } from 'zod';
-import type { EnvBinding } from 'chainhost/plugin';
+import { EXACT_ORIGIN_RULE, isExactOrigin, type EnvBinding } from 'chainhost/plugin';
 
 /**
  * `plugins.dashboard` options. Defaults follow the upstream dashboard (dashboard.md §1.1, §5.2,
@@ -88,7 +88,7 @@ export const dashboardConfigSchema = z.strictObject({
      * `scheme://host[:port]`, no `*`); an upgrade from any other `Origin` is 403. Clients that
      * send no Origin (not browsers) are unaffected.
      */
-    allowedOrigins: z.array(z.string().refine((v) => v !== '*' && /^https?:\/\/[^/\s]+$/.test(v), 'must be an exact origin such as http://localhost:3000 ("*" is refused)')).default([]),
+    allowedOrigins: z.array(z.string().refine(isExactOrigin, EXACT_ORIGIN_RULE)).default([]),
     maxClients: int(1, 100_000).default(100),
     maxClientsPerIp: int(1, 100_000).default(8),
     maxStateSubscriptions: int(1, 100_000).default(64),

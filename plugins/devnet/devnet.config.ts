@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { mnemonicProblem } from 'chainhost/chain';
+import { EXACT_ORIGIN_RULE, isExactOrigin } from 'chainhost/plugin';
 
 export const devnetConfig = z.strictObject({
   /** Chain data directory; default `<home>/devnet`. */
@@ -11,6 +12,12 @@ export const devnetConfig = z.strictObject({
   metricsPort: z.number().int().min(0, 'must be 0..65535').max(65535, 'must be 0..65535').nullable().default(9108),
   /** Serving the node RPC beyond loopback must be asked for explicitly (containers). */
   publicRpc: z.boolean().default(false),
+  /**
+   * Browser origins whose pages may open the node's `/websocket` (exact `scheme://host[:port]`,
+   * no `*`), e.g. a dapp under development; an upgrade from any other `Origin` is 403. Clients
+   * that send no Origin (SDKs, CLIs) are unaffected.
+   */
+  allowedOrigins: z.array(z.string().refine(isExactOrigin, EXACT_ORIGIN_RULE)).default([]),
   /** 0 = a block as soon as transactions arrive; otherwise one block every N ms. */
   blockTimeMs: z.number().int().min(0, 'must be 0..600000').max(600_000, 'must be 0..600000').default(0),
   accounts: z.number().int().min(1, 'must be 1..1000').max(1000, 'must be 1..1000').default(10),

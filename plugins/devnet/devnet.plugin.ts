@@ -47,7 +47,7 @@ export const devnetPlugin = definePlugin({
   async start(ctx) {
     const devnet = await devnetOf(ctx);
     const o = ctx.options;
-    const urls = o.listen ? await devnet.listen({ host: o.host, port: o.port, metricsPort: o.metricsPort }) : undefined;
+    const urls = o.listen ? await devnet.listen({ host: o.host, port: o.port, metricsPort: o.metricsPort, allowedOrigins: o.allowedOrigins }) : undefined;
     if (o.printAccounts) printDevnetBanner(devnet, urls);
   },
 });

@@ -1,7 +1,7 @@
 import type { IncomingMessage } from 'node:http';
 import type { WebSocket } from 'ws';
 import type { ChainNode } from 'chainhost/chain';
-import { ApiError, isSameOrigin, type Logger, type UpgradeRefusal, type WebSocketContribution } from 'chainhost/plugin';
+import { ApiError, browserOriginAllowed, type Logger, type UpgradeRefusal, type WebSocketContribution } from 'chainhost/plugin';
 import type { DashboardOptions } from '../dashboard.config.js';
 import type { ClientAddressResolver } from '../limits/client-address.js';
 import type { DashboardRateLimiter } from '../limits/rate-limit.js';
@@ -59,10 +59,8 @@ export class WsHub {
 
   accept(request: IncomingMessage): UpgradeRefusal | null | Promise<UpgradeRefusal | null> {
     if (this.stopped) return { status: 503, message: 'dashboard shutting down' };
-    // Any web page the user opens may try a WebSocket to loopback (browsers do not apply CORS
-    // to it): only the dashboard's own pages and listed origins get one. No Origin: not a browser.
-    const origin = request.headers.origin;
-    if (origin !== undefined && !isSameOrigin(origin, request.headers.host) && !this.allowedOrigins.has(origin)) {
+    // Only the dashboard's own pages and listed origins get one (browsers apply no CORS to WebSockets).
+    if (!browserOriginAllowed(request.headers.origin, request.headers.host, this.allowedOrigins)) {
       return { status: 403, message: 'Forbidden: Origin not allowed; list it in plugins.dashboard.websocket.allowedOrigins' };
     }
     const client = this.clientOf(request);

@@ -36,7 +36,10 @@ export class BlockLog {
    * Opens (creating) the log and hands every intact record to `onRecord` in order. Returns the
    * log positioned at its end, with a torn tail already truncated away.
    */
-  static open(file: string, options: { fsync: boolean }, onRecord: (record: unknown, entry: BlockLogEntry) => void): BlockLog {
+  static open(
+    file: string, options: { fsync: boolean; onProgress?: (read: number, size: number) => void },
+    onRecord: (record: unknown, entry: BlockLogEntry) => void,
+  ): BlockLog {
     const fd = openSync(file, existsSync(file) ? 'r+' : 'w+');
     const size = fstatSync(fd).size;
     let position = 0;
@@ -44,25 +47,31 @@ export class BlockLog {
     let lastGoodEnd = 0;
     let damage: { offset: number; reason: string } | undefined;
     const chunk = Buffer.allocUnsafe(CHUNK);
-    while (position < size && !damage) {
-      const n = readSync(fd, chunk, 0, Math.min(CHUNK, size - position), position);
-      if (n <= 0) break;
-      pending = pending.length ? Buffer.concat([pending, chunk.subarray(0, n)]) : Buffer.from(chunk.subarray(0, n));
-      const base = position - (pending.length - n);
-      position += n;
-      let start = 0;
-      for (;;) {
-        const nl = pending.indexOf(NEWLINE, start);
-        if (nl < 0) break;
-        const line = pending.subarray(start, nl);
-        const offset = base + start;
-        const parsed = parseLine(line);
-        if (typeof parsed === 'string') { damage = { offset, reason: parsed }; break; }
-        onRecord(parsed, { offset, length: nl + 1 - start });
-        lastGoodEnd = base + nl + 1;
-        start = nl + 1;
+    try {
+      while (position < size && !damage) {
+        const n = readSync(fd, chunk, 0, Math.min(CHUNK, size - position), position);
+        if (n <= 0) break;
+        options.onProgress?.(position + n, size);
+        pending = pending.length ? Buffer.concat([pending, chunk.subarray(0, n)]) : Buffer.from(chunk.subarray(0, n));
+        const base = position - (pending.length - n);
+        position += n;
+        let start = 0;
+        for (;;) {
+          const nl = pending.indexOf(NEWLINE, start);
+          if (nl < 0) break;
+          const line = pending.subarray(start, nl);
+          const offset = base + start;
+          const parsed = parseLine(line);
+          if (typeof parsed === 'string') { damage = { offset, reason: parsed }; break; }
+          onRecord(parsed, { offset, length: nl + 1 - start });
+          lastGoodEnd = base + nl + 1;
+          start = nl + 1;
+        }
+        pending = pending.subarray(start);
       }
-      pending = pending.subarray(start);
+    } catch (err) {
+      closeSync(fd); // a record the caller refuses ends the open
+      throw err;
     }
     if (!damage && lastGoodEnd < size) damage = { offset: lastGoodEnd, reason: 'record without a line end' };
     if (damage) {
@@ -83,9 +92,16 @@ export class BlockLog {
     const json = JSON.stringify(record);
     const line = Buffer.from(`${json}\t${checksum(json)}\n`, 'utf8');
     const offset = this.end;
-    let written = 0;
-    while (written < line.length) written += writeSync(this.fd, line, written, line.length - written, offset + written);
-    if (this.fsync) fsyncSync(this.fd);
+    try {
+      let written = 0;
+      while (written < line.length) written += writeSync(this.fd, line, written, line.length - written, offset + written);
+      if (this.fsync) fsyncSync(this.fd);
+    } catch (err) {
+      // A full disk or an I/O error: the block is not committed. Cut off what reached the file so
+      // the log ends at its last whole record and the next attempt appends cleanly.
+      try { ftruncateSync(this.fd, offset); } catch { /* the open-time torn-tail repair covers it */ }
+      throw err;
+    }
     this.end += line.length;
     return { offset, length: line.length };
   }

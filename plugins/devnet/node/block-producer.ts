@@ -46,6 +46,30 @@ export interface BlockProducerDeps {
   onCommit?: (block: StoredBlock) => void;
 }
 
+/**
+ * Why blocks are not being made. A write failure (a full disk, an I/O error) is transient: the
+ * producer retries with exponential backoff and resumes by itself when a block commits again.
+ * A state patch that cannot be applied halts for good, as upstream's node does.
+ */
+export interface ProducerFault {
+  error: Error;
+  /** Epoch ms of the first failure. */
+  since: number;
+  /** Failed retries so far. */
+  attempts: number;
+  permanent: boolean;
+  /** Epoch ms of the next retry (transient faults). */
+  retryAt?: number;
+}
+
+/** A failure that retrying cannot cure. */
+class PermanentHalt extends Error {
+  constructor(override readonly cause: Error) {
+    super(cause.message);
+    this.name = 'PermanentHalt';
+  }
+}
+
 interface CommitWaiter {
   resolve(r: { height: number; index: number; result: ExecTxResult }): void;
   reject(err: Error): void;
@@ -55,7 +79,10 @@ export class BlockProducer {
   private timer: NodeJS.Timeout | undefined;
   private scheduled = false;
   private stopped = true;
-  private halted: Error | undefined;
+  private faulted: ProducerFault | undefined;
+  private retryTimer: NodeJS.Timeout | undefined;
+  /** Backoff of the retries after a transient fault: initialMs, doubling, at most maxMs. */
+  retry = { initialMs: 1_000, maxMs: 30_000 };
   private readonly waiters = new Map<string, CommitWaiter[]>();
   /** CheckTx decodes of mempool txs, reused by FinalizeBlock for the same bytes. */
   private readonly checked = new Map<string, BlockTx['checked']>();
@@ -64,7 +91,8 @@ export class BlockProducer {
 
   start(): void {
     this.stopped = false;
-    if (this.deps.store.height === 0) this.produce(this.deps.genesisTimeNanos);
+    // The first block is part of opening the chain: a failure there fails the open.
+    if (this.deps.store.height === 0) this.cut(this.deps.genesisTimeNanos);
     if (this.blockTimeMs > 0) this.armTimer();
     else if (this.deps.mempool.size > 0) this.schedule();
   }
@@ -73,6 +101,8 @@ export class BlockProducer {
     this.stopped = true;
     if (this.timer) clearTimeout(this.timer);
     this.timer = undefined;
+    if (this.retryTimer) clearTimeout(this.retryTimer);
+    this.retryTimer = undefined;
   }
 
   /** Stops for good: `broadcast_tx_commit` callers still waiting are answered with an error. */
@@ -83,8 +113,9 @@ export class BlockProducer {
     for (const w of waiters) w.reject(new Error('the devnet is shutting down'));
   }
 
-  get haltReason(): Error | undefined {
-    return this.halted;
+  /** Why blocks are not being made, or undefined while they are. */
+  get fault(): Readonly<ProducerFault> | undefined {
+    return this.faulted;
   }
 
   /** A tx entered the mempool (with its CheckTx decode). */
@@ -112,9 +143,24 @@ export class BlockProducer {
     });
   }
 
-  /** Cuts one block now from whatever the mempool holds (on-demand mining). */
+  /**
+   * Cuts one block now from whatever the mempool holds (on-demand mining). A failure to make or
+   * store it is thrown and also recorded as the producer's fault (retried in the background
+   * unless permanent); a success clears a transient fault.
+   */
   produce(timeNanos?: bigint): StoredBlock {
-    if (this.halted) throw this.halted;
+    if (this.faulted?.permanent) throw this.faulted.error;
+    let block: StoredBlock;
+    try {
+      block = this.cut(timeNanos);
+    } catch (err) {
+      throw this.failed(err);
+    }
+    if (this.faulted) this.recovered();
+    return block;
+  }
+
+  private cut(timeNanos?: bigint): StoredBlock {
     const { store, config } = this.deps;
     const reaped = this.reap();
     const prev = store.latest();
@@ -144,10 +190,7 @@ export class BlockProducer {
       patches = this.deps.patches?.apply(overlay, env) ?? [];
     } catch (err) {
       // Upstream halts the node when an approved patch cannot be applied; so does the devnet.
-      this.halted = err instanceof Error ? err : new Error(String(err));
-      this.deps.logger.error('state patch failed; block production halted', { height, error: this.halted.message });
-      this.stop();
-      throw this.halted;
+      throw new PermanentHalt(err instanceof Error ? err : new Error(String(err)));
     }
     const rootStarted = performance.now();
     const root = new StateRoot(store.state.root.accumulator);
@@ -227,13 +270,13 @@ export class BlockProducer {
   }
 
   private schedule(): void {
-    if (this.scheduled || this.stopped) return;
+    if (this.scheduled || this.stopped || this.faulted) return;
     this.scheduled = true;
     setImmediate(() => {
       this.scheduled = false;
       if (this.stopped || this.deps.mempool.size === 0) return;
       this.safeProduce();
-      if (this.deps.mempool.size > 0 && !this.halted) this.schedule();
+      if (this.deps.mempool.size > 0) this.schedule();
     });
   }
 
@@ -242,20 +285,74 @@ export class BlockProducer {
       this.timer = undefined;
       if (this.stopped) return;
       this.safeProduce();
-      if (!this.stopped) this.armTimer();
+      if (!this.stopped && !this.faulted) this.armTimer();
     }, this.blockTimeMs);
     this.timer.unref?.();
   }
 
+  /** The regular cadence: while a fault stands, only the retry timer tries. */
   private safeProduce(): void {
-    if (this.halted) return;
+    if (this.faulted) return;
     try {
       this.produce();
-    } catch (err) {
-      // A block that cannot be made or stored (disk, patch) stops the chain, as a node halts.
-      this.halted ??= err instanceof Error ? err : new Error(String(err));
-      this.stop();
-      this.deps.logger.error('block production failed; the devnet halted', { error: this.halted.message });
+    } catch {
+      // Recorded as the fault (and logged) by produce.
+    }
+  }
+
+  /** Records a failure as the fault and schedules the next retry; returns the error to throw. */
+  private failed(err: unknown): Error {
+    const permanent = err instanceof PermanentHalt;
+    const error = permanent ? (err as PermanentHalt).cause : err instanceof Error ? err : new Error(String(err));
+    const { logger } = this.deps;
+    if (!this.faulted) {
+      this.faulted = { error, since: Date.now(), attempts: 0, permanent };
+    } else {
+      this.faulted.error = error;
+      this.faulted.attempts++;
+      this.faulted.permanent ||= permanent;
+    }
+    if (this.timer) clearTimeout(this.timer);
+    this.timer = undefined;
+    if (this.faulted.permanent) {
+      this.faulted.retryAt = undefined;
+      logger.error('block production halted; it does not resume by itself', { height: this.deps.store.height + 1, error: error.message });
+      return error;
+    }
+    const delay = Math.min(this.retry.maxMs, this.retry.initialMs * 2 ** Math.min(this.faulted.attempts, 30));
+    this.faulted.retryAt = Date.now() + delay;
+    (this.faulted.attempts === 0 ? logger.error : logger.warn).call(logger, 'block production failed; retrying', {
+      height: this.deps.store.height + 1, error: error.message, attempt: this.faulted.attempts + 1, retryInMs: delay,
+    });
+    if (this.retryTimer) clearTimeout(this.retryTimer);
+    this.retryTimer = setTimeout(() => this.retryNow(), delay);
+    this.retryTimer.unref?.();
+    return error;
+  }
+
+  private retryNow(): void {
+    this.retryTimer = undefined;
+    if (this.stopped || !this.faulted || this.faulted.permanent) return;
+    // On-demand mode with nothing waiting has nothing to write: the next transaction tries again.
+    if (this.blockTimeMs === 0 && this.deps.mempool.size === 0) return this.recovered();
+    try {
+      this.produce();
+    } catch {
+      // failed() has recorded it and scheduled the next retry.
+    }
+  }
+
+  private recovered(): void {
+    const fault = this.faulted!;
+    this.faulted = undefined;
+    if (this.retryTimer) clearTimeout(this.retryTimer);
+    this.retryTimer = undefined;
+    this.deps.logger.info('block production resumed', { height: this.deps.store.height, downMs: Date.now() - fault.since, failedRetries: fault.attempts });
+    if (this.stopped) return;
+    if (this.blockTimeMs > 0) {
+      if (!this.timer) this.armTimer();
+    } else if (this.deps.mempool.size > 0) {
+      this.schedule();
     }
   }
 }

@@ -66,7 +66,8 @@ export class DevnetNode {
     this.identity = options.identity;
     this.genesis = options.genesis;
     this.store = ChainStore.open(join(options.home, 'data'), genesisEntries(options.genesis), {
-      fsync: config.fsync, snapshotInterval: config.snapshot_interval_blocks,
+      fsync: config.fsync, snapshotInterval: config.snapshot_interval_blocks, onProgress: startupProgress(logger),
+      onNotice: (message) => logger.warn(message),
     });
     this.mempool = new Mempool(config.mempool_size);
     this.reservations = new NonceReservations(config.max_pending_nonces_per_sender, config.pending_nonce_reservation_ttl_seconds * 1000);
@@ -138,3 +139,16 @@ export class DevnetNode {
 }
 
 export { MempoolError };
+
+/**
+ * Start-up reads the whole block log once (state replay, hash and event indexes); on a log of
+ * more than 16 MB, say how far it got every tenth (the logger writes to stderr).
+ */
+function startupProgress(logger: Logger): (read: number, size: number) => void {
+  let next = 0.1;
+  return (read, size) => {
+    if (size < 16 * 1024 * 1024 || read / size < next) return;
+    next = Math.floor((read / size) * 10 + 1) / 10;
+    logger.info('reading the block log', { percent: Math.round((read / size) * 100), bytes: read, of: size });
+  };
+}

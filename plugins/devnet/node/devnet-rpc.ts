@@ -4,8 +4,9 @@ import type { DevnetNode } from './devnet-node.js';
 import { MempoolError } from './mempool.js';
 import { argsFromJson, intArg, RPC_METHODS, WEBSOCKET_METHODS, type RpcArgs } from './rpc-params.js';
 import {
-  blockAt, blockByHash, blockchain, blockResults, blockSearch, commitAt, internal, resolveHeight, txByHash, txSearch, validators,
+  blockAt, blockByHash, blockchain, blockResults, commitAt, internal, resolveHeight, txByHash, validators,
 } from './rpc-blocks.js';
+import { blockSearch, txSearch } from './rpc-search.js';
 import { broadcastEvidence } from './rpc-evidence.js';
 import { genesisChunk } from './rpc-genesis-chunks.js';
 
@@ -43,7 +44,7 @@ export class DevnetRpc {
     const node = this.node;
     const store = node.store;
     switch (method) {
-      case 'health': return {};
+      case 'health': return this.health();
       case 'status': return this.status();
       case 'net_info': return { listening: true, listeners: ['Listener(@tcp://127.0.0.1:26656)'], n_peers: '0', peers: [] };
       case 'genesis': return { genesis: node.genesis };
@@ -64,8 +65,8 @@ export class DevnetRpc {
       case 'consensus_state': return { round_state: this.roundState() };
       case 'dump_consensus_state': return { round_state: this.fullRoundState(), peers: [] };
       case 'tx': return txByHash(store, bytesArg(args, 'hash'), args['prove'] === true);
-      case 'tx_search': return txSearch(store, String(args['query'] ?? ''), intArg(args, 'page'), intArg(args, 'per_page'), args['order_by'] as string | undefined, args['prove'] === true);
-      case 'block_search': return blockSearch(store, String(args['query'] ?? ''), intArg(args, 'page'), intArg(args, 'per_page'), args['order_by'] as string | undefined);
+      case 'tx_search': return txSearch(store, String(args['query'] ?? ''), searchOptions(args));
+      case 'block_search': return blockSearch(store, String(args['query'] ?? ''), searchOptions(args));
       case 'broadcast_evidence': return broadcastEvidence(args['evidence'] as string | undefined, node.identity.validator.address);
       case 'unconfirmed_txs': return this.unconfirmed(perPage(intArg(args, 'limit')));
       case 'num_unconfirmed_txs': return { ...this.unconfirmed(0), txs: null };
@@ -79,6 +80,20 @@ export class DevnetRpc {
       }
       default: throw new RpcError(-32601, 'Method not found');
     }
+  }
+
+  /**
+   * CometBFT's `/health` answers `{}` while the node runs; here it also fails (-32603, HTTP 500)
+   * while the block producer is halted, with the reason, so a monitor sees a stalled chain.
+   */
+  private health(): Record<string, never> {
+    const fault = this.node.producer.fault;
+    if (!fault) return {};
+    const since = new Date(fault.since).toISOString();
+    const next = fault.permanent
+      ? 'it does not resume by itself: fix the cause and restart the devnet'
+      : `retrying in ${Math.max(0, Math.ceil(((fault.retryAt ?? Date.now()) - Date.now()) / 1000))} s (failed retries: ${fault.attempts}); it resumes by itself once a block can be committed`;
+    throw internal(`block production halted since ${since} at height ${this.node.store.height + 1}: ${fault.error.message}; ${next}`);
   }
 
   status(): ResultStatus {
@@ -209,6 +224,10 @@ export class DevnetRpc {
 /** CometBFT's validatePerPage: missing or ≤ 0 → 30, at most 100. */
 function perPage(v: number | undefined): number {
   return v === undefined || v <= 0 ? 30 : Math.min(100, v);
+}
+
+function searchOptions(args: RpcArgs) {
+  return { page: intArg(args, 'page'), perPage: intArg(args, 'per_page'), orderBy: args['order_by'] as string | undefined, prove: args['prove'] === true };
 }
 
 function bytesArg(args: RpcArgs, name: string): Buffer {

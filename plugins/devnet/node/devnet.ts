@@ -56,6 +56,8 @@ export interface ListenOptions {
   port?: number;
   /** Default 9108; 0 picks a free port; null disables the metrics server. */
   metricsPort?: number | null;
+  /** Browser origins (besides pages of the node's own origin) allowed to open `/websocket`. */
+  allowedOrigins?: readonly string[];
 }
 
 export interface Listening {
@@ -143,7 +145,7 @@ export class Devnet {
   async listen(options: ListenOptions = {}): Promise<Listening> {
     if (this.rpcServer) throw new Error('the devnet is already listening');
     const host = options.host ?? '127.0.0.1';
-    this.rpcServer = new RpcServer(this.dispatcher, this.node.events, this.logger);
+    this.rpcServer = new RpcServer(this.dispatcher, this.node.events, this.logger, {}, options.allowedOrigins ?? []);
     this.address = await this.rpcServer.listen(options.port ?? 26657, host);
     const base = `${urlHost(host)}:${this.address.port}`;
     let metricsUrl: string | null = null;

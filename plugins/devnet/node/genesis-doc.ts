@@ -2,6 +2,7 @@ import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { parseJsonExact, type ResultGenesis } from 'chainhost/chain';
 import { BLOCK_MAX_GAS, VALIDATOR_POWER } from './block-header.js';
 import { rfc3339Nano } from './cometbft-hashing.js';
+import { readingHomeFile, RESET_ADVICE } from './home-file-error.js';
 import type { ValidatorKey } from './node-identity.js';
 import { jsonText } from './json-text.js';
 import { StateRoot } from './state-root.js';
@@ -75,9 +76,35 @@ export function genesisTimeNanos(doc: GenesisDoc): bigint {
   return seconds * 1_000_000_000n + BigInt((m[2] ?? '').padEnd(9, '0') || '0');
 }
 
+/** The genesis document, or undefined when absent; HomeFileError when it is not one the devnet can run. */
 export function readGenesisDoc(file: string): GenesisDoc | undefined {
   if (!existsSync(file)) return undefined;
-  return parseJsonExact(readFileSync(file, 'utf8')) as unknown as GenesisDoc;
+  return readingHomeFile(file, RESET_ADVICE, () => {
+    let doc: GenesisDoc;
+    try {
+      doc = parseJsonExact(readFileSync(file, 'utf8')) as unknown as GenesisDoc;
+    } catch (err) {
+      throw new Error(`not valid JSON (${(err as Error).message})`);
+    }
+    const problem = genesisProblem(doc);
+    if (problem) throw new Error(`not a devnet genesis document: ${problem}`);
+    genesisTimeNanos(doc);
+    return doc;
+  });
+}
+
+/** What the devnet reads of a genesis document, checked up front instead of failing deep inside start-up. */
+function genesisProblem(doc: GenesisDoc): string | undefined {
+  if (!doc || typeof doc !== 'object' || Array.isArray(doc)) return 'the document is not a JSON object';
+  if (typeof doc.chain_id !== 'string' || !doc.chain_id) return 'chain_id is missing';
+  if (typeof doc.genesis_time !== 'string') return 'genesis_time is missing';
+  if (typeof doc.app_hash !== 'string') return 'app_hash is missing';
+  if (!doc.consensus_params || typeof doc.consensus_params !== 'object') return 'consensus_params is missing';
+  const entries = doc.app_state?.abci_genesis?.genesis;
+  if (!Array.isArray(entries)) return 'app_state.abci_genesis.genesis is not a list';
+  const bad = entries.findIndex((e) => !e || typeof e !== 'object' || typeof e.key !== 'string' || !('value' in e));
+  if (bad >= 0) return `app_state.abci_genesis.genesis[${bad}] is not a {key, value} entry`;
+  return undefined;
 }
 
 export function writeGenesisDoc(file: string, doc: GenesisDoc): void {

@@ -1,4 +1,5 @@
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { readingHomeFile } from './home-file-error.js';
 import { dirname, join } from 'node:path';
 import { parse as parseToml } from 'smol-toml';
 
@@ -74,7 +75,7 @@ export function loadNodeConfig(home: string, overrides: Partial<NodeConfig> = {}
     mkdirSync(dirname(file), { recursive: true });
     writeFileSync(file, renderNodeConfig(DEFAULT_NODE_CONFIG));
   }
-  const raw = parseToml(readFileSync(file, 'utf8')) as Record<string, unknown>;
+  const raw = readingHomeFile(file, CONFIG_ADVICE, () => parseToml(readFileSync(file, 'utf8')) as Record<string, unknown>);
   const config: NodeConfig = { ...DEFAULT_NODE_CONFIG };
   const target = config as unknown as Record<string, unknown>;
   for (const key of Object.keys(DEFAULT_NODE_CONFIG) as Array<keyof NodeConfig>) {
@@ -82,9 +83,11 @@ export function loadNodeConfig(home: string, overrides: Partial<NodeConfig> = {}
     target[key] = typeof raw[key] === 'bigint' ? Number(raw[key]) : raw[key];
   }
   Object.assign(config, overrides);
-  validate(config, file);
+  readingHomeFile(file, CONFIG_ADVICE, () => validate(config, file));
   return config;
 }
+
+const CONFIG_ADVICE = 'fix it, or delete the file to have it written again with the defaults';
 
 function validate(config: NodeConfig, file: string): void {
   for (const key of ['simulation_enabled', 'fsync'] as const) {

@@ -3,6 +3,7 @@ import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import nacl from 'tweetnacl';
 import { ed25519Address, sha256 } from './cometbft-hashing.js';
+import { readingHomeFile, RESET_ADVICE } from './home-file-error.js';
 
 /**
  * The devnet's single validator and its p2p node key, kept like CometBFT keeps them:
@@ -63,10 +64,19 @@ export function loadNodeIdentity(home: string): NodeIdentity {
 
 function readAminoPrivKey(file: string, pick: (json: any) => { value?: string } | undefined): Uint8Array | undefined {
   if (!existsSync(file)) return undefined;
-  const value = pick(JSON.parse(readFileSync(file, 'utf8')))?.value;
-  const bytes = value ? Buffer.from(value, 'base64') : undefined;
-  if (!bytes || bytes.length !== 64) throw new Error(`${file}: priv_key.value must be base64 of a 64-byte Ed25519 key`);
-  return new Uint8Array(bytes);
+  // The validator key signs every commit of this chain: a new one cannot continue it.
+  return readingHomeFile(file, RESET_ADVICE, () => {
+    let json: unknown;
+    try {
+      json = JSON.parse(readFileSync(file, 'utf8'));
+    } catch (err) {
+      throw new Error(`not valid JSON (${(err as Error).message})`);
+    }
+    const value = json && typeof json === 'object' ? pick(json)?.value : undefined;
+    const bytes = typeof value === 'string' ? Buffer.from(value, 'base64') : undefined;
+    if (!bytes || bytes.length !== 64) throw new Error('priv_key.value must be base64 of a 64-byte Ed25519 key');
+    return new Uint8Array(bytes);
+  });
 }
 
 const PKCS8_ED25519_PREFIX = Buffer.from('302e020100300506032b657004220420', 'hex');

@@ -1,9 +1,7 @@
 import { type CometBft, type Commit, type ResultBlock, type ResultBlockchainInfo, type ResultBlockResults, type ResultTx, type ResultValidators, RpcError } from 'chainhost/chain';
 import { merkleProof, precommitSignBytes, rfc3339Nano } from './cometbft-hashing.js';
-import { txEventMap } from './block-events.js';
 import { VALIDATOR_POWER } from './block-header.js';
 import type { ChainStore } from './chain-store.js';
-import { EventQuery, EventQueryError } from './event-query.js';
 import type { NodeIdentity } from './node-identity.js';
 import type { StoredBlock } from './stored-block.js';
 
@@ -140,73 +138,4 @@ export function txByHash(store: ChainStore, hash: Buffer, prove = false): Result
   const loc = store.txLocation(hex);
   if (!loc) throw internal(`tx (${hex}) not found`);
   return txResult(load(store, loc.height), loc.index, prove);
-}
-
-/** The query and order of `tx_search` and `block_search`, refused as CometBFT refuses them (internal error, its wording). */
-function searchQuery(queryText: string, orderBy: string | undefined): EventQuery {
-  let query: EventQuery;
-  try {
-    query = EventQuery.parse(queryText);
-  } catch (err) {
-    throw internal(err instanceof EventQueryError ? err.message : String(err));
-  }
-  if (orderBy !== undefined && orderBy !== '' && orderBy !== 'asc' && orderBy !== 'desc') throw internal('expected order_by to be either `asc` or `desc` or empty');
-  return query;
-}
-
-/** `tx_search` (basic): `tx.hash` lookups directly, everything else by scanning the height range. */
-export function txSearch(store: ChainStore, queryText: string, page: number | undefined, perPage: number | undefined, orderBy: string | undefined, prove = false) {
-  const query = searchQuery(queryText, orderBy);
-  const found: ResultTx[] = [];
-  const hash = query.equality('tx.hash');
-  if (typeof hash === 'string') {
-    const loc = store.txLocation(hash);
-    if (loc) {
-      const b = load(store, loc.height);
-      if (query.matches(txEventMap(b.tx_hashes[loc.index]!, b.height, b.txs_results[loc.index]!))) found.push(txResult(b, loc.index, prove));
-    }
-  } else {
-    const { min, max } = query.heightRange();
-    for (let h = Math.max(1, min); h <= Math.min(store.height, max); h++) {
-      const b = load(store, h);
-      b.txs_results.forEach((r, i) => {
-        if (query.matches(txEventMap(b.tx_hashes[i]!, h, r))) found.push(txResult(b, i, prove));
-      });
-    }
-  }
-  if (orderBy === 'desc') found.reverse();
-  return { txs: paginate(found, page, perPage), total_count: String(found.length) };
-}
-
-/**
- * `block_search` (rpc/core/blocks.go BlockSearch): blocks whose FinalizeBlock events match —
- * `block.height` plus every indexed attribute of `finalize_block_events` as `<type>.<key>` —
- * newest first unless `order_by` is "asc", paginated like `tx_search`.
- */
-export function blockSearch(store: ChainStore, queryText: string, page: number | undefined, perPage: number | undefined, orderBy: string | undefined): { blocks: ResultBlock[]; total_count: string } {
-  const query = searchQuery(queryText, orderBy);
-  const heights: number[] = [];
-  const { min, max } = query.heightRange();
-  for (let h = Math.max(1, min); h <= Math.min(store.height, max); h++) {
-    if (query.matches(blockEventMap(load(store, h)))) heights.push(h);
-  }
-  if (orderBy !== 'asc') heights.reverse();
-  return { blocks: paginate(heights, page, perPage).map((h) => resultBlock(load(store, h))), total_count: String(heights.length) };
-}
-
-function blockEventMap(b: StoredBlock): Record<string, string[]> {
-  const map: Record<string, string[]> = { 'block.height': [String(b.height)] };
-  for (const e of b.finalize_block_events) {
-    for (const a of e.attributes) if (a.index) (map[`${e.type}.${a.key}`] ??= []).push(a.value);
-  }
-  return map;
-}
-
-/** CometBFT's validatePerPage (missing or < 1 → 30, at most 100) and validatePage (1-based, in range). */
-function paginate<T>(found: T[], page: number | undefined, perPage: number | undefined): T[] {
-  const per = perPage === undefined || perPage < 1 ? 30 : Math.min(100, perPage);
-  const pages = Math.max(1, Math.ceil(found.length / per));
-  const p = page ?? 1;
-  if (p < 1 || p > pages) throw internal(`page should be within [1, ${pages}] range, given ${p}`);
-  return found.slice((p - 1) * per, p * per);
 }

@@ -2,7 +2,7 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { Duplex } from 'node:stream';
 import { WebSocketServer } from 'ws';
-import { type HostHeaderAllowed, hostHeaderRefusal, type Logger, loopbackHostHeaderAllowed } from 'chainhost/plugin';
+import { browserOriginAllowed, type HostHeaderAllowed, hostHeaderRefusal, type Logger, loopbackHostHeaderAllowed } from 'chainhost/plugin';
 import { rpcErrorBody, type DevnetRpc } from './devnet-rpc.js';
 import type { EventBus } from './event-bus.js';
 import { jsonText } from './json-text.js';
@@ -14,8 +14,10 @@ import { WebSocketSession } from './websocket-session.js';
  * The node RPC as CometBFT serves it on :26657 (cometbft-rpc.md §1-3): URI requests
  * (`GET|POST /<method>?<param>=<value>`, form bodies too), JSON-RPC (`POST /`, single or batch)
  * and JSON-RPC over WebSocket at `/websocket` with subscriptions. Bodies are pretty-printed
- * JSON; URI errors answer HTTP 500 with the JSON-RPC error envelope. Bodies, batches,
- * connections and subscriptions are capped as CometBFT caps them (rpc-limits.ts).
+ * JSON; URI errors answer HTTP 500 with the JSON-RPC error envelope, a body over the cap 400
+ * and an over-cap batch 200 with one error object (rpc/jsonrpc/server/http_server.go
+ * PreChecksHandler). Bodies, batches, connections and subscriptions are capped as CometBFT
+ * caps them (rpc-limits.ts).
  */
 export class RpcServer {
   private readonly server: http.Server;
@@ -25,8 +27,14 @@ export class RpcServer {
   /** DNS-rebinding protection while bound to loopback (set by listen). */
   private hostAllowed: HostHeaderAllowed | null = null;
 
-  constructor(private readonly rpc: DevnetRpc, private readonly events: EventBus, private readonly logger: Logger, limits: Partial<RpcLimits> = {}) {
+  private readonly allowedOrigins: ReadonlySet<string>;
+
+  constructor(
+    private readonly rpc: DevnetRpc, private readonly events: EventBus, private readonly logger: Logger,
+    limits: Partial<RpcLimits> = {}, allowedOrigins: readonly string[] = [],
+  ) {
     this.limits = rpcLimits(limits);
+    this.allowedOrigins = new Set(allowedOrigins);
     this.server = http.createServer((req, res) => {
       this.serve(req, res).catch((err) => {
         this.logger.error('rpc request failed', { error: err instanceof Error ? err.message : String(err) });
@@ -43,6 +51,9 @@ export class RpcServer {
         return;
       }
       if (new URL(req.url ?? '/', 'http://x').pathname !== '/websocket') return refuseUpgrade(socket);
+      // As the dashboard's /ws: any page the user opens could otherwise subscribe (and take the
+      // max_subscription_clients slots). CometBFT itself accepts every Origin; a local devnet should not.
+      if (!browserOriginAllowed(req.headers.origin, req.headers.host, this.allowedOrigins)) return refuseOrigin(socket);
       this.wss.handleUpgrade(req, socket, head, (ws) => {
         const session = new WebSocketSession(ws, this.rpc, this.events, this.logger, this.limits);
         this.sessions.add(session);
@@ -77,6 +88,8 @@ export class RpcServer {
     if (method === '' && req.method === 'POST') return this.serveJsonRpc(req, res);
     if (method === '') return sendText(res, 200, routesPage());
     if (method === 'websocket') return sendText(res, 400, 'Bad Request\n'); // gorilla/websocket's refusal of a plain GET
+    // CometBFT's PreChecksHandler caps every request's body, whatever the path.
+    if (Number(req.headers['content-length'] ?? 0) > this.limits.maxBodyBytes) return this.refuseBody(res);
     const specs = RPC_METHODS[method];
     if (!specs || WEBSOCKET_METHODS[method]) return sendText(res, 404, NOT_FOUND);
     if (req.method !== 'GET' && req.method !== 'POST' && req.method !== 'HEAD') return sendText(res, 405, 'Method Not Allowed');
@@ -108,8 +121,9 @@ export class RpcServer {
     const batch = Array.isArray(body);
     const requests = batch ? (body as unknown[]) : [body];
     if (requests.length > this.limits.maxBatchSize) {
+      // PreChecksHandler answers this with WriteRPCResponseHTTP: HTTP 200, one error object without an id.
       const data = `batch request exceeds maximum (${this.limits.maxBatchSize}) allowed number of requests`;
-      return send(res, 500, { jsonrpc: '2.0', id: null, error: { code: -32600, message: 'Invalid Request', data } });
+      return send(res, 200, { jsonrpc: '2.0', error: { code: -32600, message: 'Invalid Request', data } });
     }
     const responses: unknown[] = [];
     for (const request of requests) {
@@ -133,10 +147,10 @@ export class RpcServer {
     send(res, 200, batch ? responses : responses[0]);
   }
 
-  /** CometBFT: `-32600` with `error reading request body: http: request body too large`. */
+  /** CometBFT's PreChecksHandler: HTTP 400, `-32600` `error reading request body: http: request body too large`, no id. */
   private refuseBody(res: http.ServerResponse): void {
     const data = `error reading request body: ${new BodyTooLargeError().message}`;
-    send(res, 500, { jsonrpc: '2.0', id: null, error: { code: -32600, message: 'Invalid Request', data } });
+    send(res, 400, { jsonrpc: '2.0', error: { code: -32600, message: 'Invalid Request', data } });
   }
 }
 
@@ -182,6 +196,11 @@ function refuseUpgrade(socket: Duplex): void {
     '',
     NOT_FOUND,
   ].join('\r\n'));
+}
+
+function refuseOrigin(socket: Duplex): void {
+  const text = 'Forbidden: Origin not allowed; list it in plugins.devnet.allowedOrigins\n';
+  socket.end(`HTTP/1.1 403 Forbidden\r\nContent-Type: text/plain; charset=utf-8\r\nContent-Length: ${Buffer.byteLength(text)}\r\nConnection: close\r\n\r\n${text}`);
 }
 
 function send(res: http.ServerResponse, status: number, body: unknown): void {

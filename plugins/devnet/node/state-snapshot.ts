@@ -31,20 +31,24 @@ export function writeSnapshot(file: string, snapshot: StateSnapshot, fsync: bool
   if (fsync) syncDirectory(dirname(file));
 }
 
-/** The snapshot, or undefined when there is none or it does not check out. */
-export function readSnapshot(file: string): StateSnapshot | undefined {
+/** The snapshot, or undefined when there is none or it does not check out (`onDamage` says why). */
+export function readSnapshot(file: string, onDamage: (problem: string) => void = () => {}): StateSnapshot | undefined {
   if (!existsSync(file)) return undefined;
+  const damaged = (problem: string) => {
+    onDamage(problem);
+    return undefined;
+  };
   const text = readFileSync(file, 'utf8');
   const nl = text.indexOf('\n');
-  if (nl < 0) return undefined;
+  if (nl < 0) return damaged('no checksum line');
   const body = text.slice(0, nl);
-  if (createHash('sha256').update(body).digest('hex') !== text.slice(nl + 1).trim()) return undefined;
+  if (createHash('sha256').update(body).digest('hex') !== text.slice(nl + 1).trim()) return damaged('checksum mismatch');
   try {
     const parsed = JSON.parse(body) as { format: number } & StateSnapshot;
-    if (parsed.format !== 1 || !Number.isInteger(parsed.height) || !Array.isArray(parsed.entries)) return undefined;
+    if (parsed.format !== 1 || !Number.isInteger(parsed.height) || !Array.isArray(parsed.entries)) return damaged('not a format-1 snapshot');
     return { height: parsed.height, root: parsed.root, entries: parsed.entries };
   } catch {
-    return undefined;
+    return damaged('invalid JSON');
   }
 }
 

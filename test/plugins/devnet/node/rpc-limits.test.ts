@@ -40,10 +40,14 @@ describe('devnet RPC resource caps (CometBFT [rpc] defaults)', function () {
     const fits = call + ' '.repeat(1_000_000 - call.length);
     assert.deepEqual((await postText(fits)).body, { jsonrpc: '2.0', id: 1, result: {} });
     const over = await postText(fits + ' ');
-    assert.equal(over.status, 500);
-    assert.deepEqual(over.body, { jsonrpc: '2.0', id: null, error: { code: -32600, message: 'Invalid Request', data: 'error reading request body: http: request body too large' } });
+    // CometBFT's PreChecksHandler: 400 and an error without an id (http_server.go).
+    assert.equal(over.status, 400);
+    assert.deepEqual(over.body, { jsonrpc: '2.0', error: { code: -32600, message: 'Invalid Request', data: 'error reading request body: http: request body too large' } });
     const form = await fetch(`${url}/health`, { method: 'POST', headers: { 'Content-Type': 'application/x-www-form-urlencoded' }, body: `x=${'a'.repeat(1_000_000)}` });
-    assert.equal(((await form.json()) as any).error.code, -32600, 'URI requests with form bodies too');
+    assert.equal(form.status, 400, 'URI requests with form bodies too');
+    assert.equal(((await form.json()) as any).error.code, -32600);
+    const plain = await fetch(`${url}/health`, { method: 'POST', headers: { 'Content-Type': 'text/plain' }, body: 'a'.repeat(1_000_001) });
+    assert.equal(plain.status, 400, 'any path, any body type');
     assert.equal((await (await fetch(`${url}/health`)).json() as any).result !== undefined, true);
   });
 
@@ -52,8 +56,9 @@ describe('devnet RPC resource caps (CometBFT [rpc] defaults)', function () {
     const ten = await postText(batch(10));
     assert.equal(ten.body.length, 10);
     const eleven = await postText(batch(11));
-    assert.equal(eleven.status, 500);
-    assert.deepEqual(eleven.body, { jsonrpc: '2.0', id: null, error: { code: -32600, message: 'Invalid Request', data: 'batch request exceeds maximum (10) allowed number of requests' } });
+    // CometBFT writes this refusal with WriteRPCResponseHTTP: status 200, one error object, no id.
+    assert.equal(eleven.status, 200);
+    assert.deepEqual(eleven.body, { jsonrpc: '2.0', error: { code: -32600, message: 'Invalid Request', data: 'batch request exceeds maximum (10) allowed number of requests' } });
   });
 
   it('at most 100 WebSocket clients hold subscriptions (the 101st gets max_subscription_clients), 5 each, queries ≤ 512 bytes', async () => {
