@@ -31,9 +31,11 @@ export class McpHttpEndpoint {
 
   addRoutes(router: Router): void {
     router.post(MCP_PATH, async (ctx) => {
+      // The body before the slot: a slow upload holds no slot of the call cap.
+      const body = await readJsonBody(ctx, this.bodyLimitBytes);
       this.limit.enter();
       try {
-        await this.post(ctx);
+        await this.post(ctx, body);
       } finally {
         this.limit.leave();
       }
@@ -46,8 +48,7 @@ export class McpHttpEndpoint {
     return this.sessions.closeAll();
   }
 
-  private async post(ctx: Koa.Context): Promise<void> {
-    const body = await readJsonBody(ctx, this.bodyLimitBytes);
+  private async post(ctx: Koa.Context, body: unknown): Promise<void> {
     const id = ctx.get('mcp-session-id');
     if (id) {
       await this.handle(ctx, this.sessionOf(id), body);
