@@ -153,7 +153,9 @@ describe('README examples', function () {
       command: server.command,
       args: server.args,
       // Offline: should --prefix ever miss, npx fails instead of fetching a registry package.
-      env: { ...getDefaultEnvironment(), ...server.env, npm_config_offline: 'true' },
+      // A cache of this test's own: npx writes its cache (and its log files) under ~/.npm by
+      // default, and npx runs of other tests or jobs on the machine raced this one there.
+      env: { ...getDefaultEnvironment(), ...server.env, npm_config_offline: 'true', npm_config_cache: path.join(dir, 'npm-cache') },
       cwd: elsewhere,
       stderr: 'pipe',
     });

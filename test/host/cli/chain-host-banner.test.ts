@@ -85,7 +85,9 @@ describe('chain-host with the example config prints how to connect an MCP client
     const transport = new StdioClientTransport({
       command: stdio!.command,
       args: stdio!.args,
-      env: { ...getDefaultEnvironment(), ...stdio!.env, npm_config_offline: 'true' },
+      // A cache of this test's own: npx writes its cache (and its log files) under ~/.npm by
+      // default, and npx runs of other tests or jobs on the machine raced this one there.
+      env: { ...getDefaultEnvironment(), ...stdio!.env, npm_config_offline: 'true', npm_config_cache: path.join(dir, 'npm-cache') },
       cwd: os.tmpdir(),
       stderr: 'pipe',
     });
