@@ -1,12 +1,7 @@
 import assert from 'node:assert/strict';
-import { cp, mkdtemp, rm, writeFile } from 'node:fs/promises';
-import os from 'node:os';
-import path from 'node:path';
-import { performance } from 'node:perf_hooks';
-import { Worker } from 'node:worker_threads';
-import { startChainHost, type ChainHostProcess } from '../../../support/chain-host-process.js';
-import { pgliteTemplateDir } from '../../../support/databases.js';
-import { REPO_ROOT } from '../../../support/test-host.js';
+import { percentile, probeStatusWhile, readHostWork, repeatFor, startFullStack, watchHost, type FullStack, type HostWork } from '../../../support/full-stack.js';
+
+export { percentile, probeStatusWhile, readHostWork, repeatFor, watchHost, type FullStack, type HostWork };
 
 /**
  * The complexity fuzzer's shared harness (issues #19 and #30). One full stack, as `npm start`
@@ -38,54 +33,15 @@ const NOISE_FLOOR_MS = 8;
 /** How long the largest input is kept in flight (repeated) while the host is watched. */
 const ISOLATION_WINDOW_MS = 1_500;
 
-export interface FullStack {
-  rpcUrl: string;
-  dashboardUrl: string;
-  graphqlUrl: string;
-  toolsUrl: string;
-  /** The host-work probe inside the host process (test/support/host-work-probe.ts). */
-  probeUrl: string;
-  proc: ChainHostProcess;
-}
-
 let shared: Promise<FullStack> | null = null;
 let cleanup: (() => Promise<void>) | null = null;
 
-/** The full stack, started on first use and stopped after the whole run. */
+/** The full stack (test/support/full-stack.ts), started on first use and stopped after the whole run. */
 export function fullStack(): Promise<FullStack> {
-  shared ??= (async () => {
-    const dir = await mkdtemp(path.join(os.tmpdir(), 'chain-complexity-'));
-    const home = path.join(dir, 'home');
-    await cp(await pgliteTemplateDir(), path.join(home, 'bds'), { recursive: true });
-    const configFile = path.join(dir, 'chainrc.json');
-    const relaxed = { ratePerSecond: 100_000, burst: 100_000 };
-    await writeFile(configFile, JSON.stringify({
-      home,
-      tools: { http: { host: '127.0.0.1', port: 0 } },
-      plugins: {
-        devnet: { listen: true, port: 0, metricsPort: null, blockTimeMs: 0, printAccounts: true },
-        bds: {},
-        query: {},
-        // The fuzzer measures the work a request causes, not the rate limiter refusing it.
-        dashboard: { port: 0, limits: { api: relaxed, expensive: relaxed, websocket: relaxed, maxInFlight: 1000 }, websocket: { maxClientsPerIp: 100 } },
-        graphql: { port: 0 },
-      },
-    }));
-    const proc = await startChainHost(configFile, { timeoutMs: 180_000, preload: [path.join(REPO_ROOT, 'test/support/host-work-probe.ts')] });
-    cleanup = async () => {
-      await proc.kill();
-      await rm(dir, { recursive: true, force: true });
-    };
-    const banner = proc.stderrTail();
-    const url = (name: string) => {
-      const found = new RegExp(`^\\s+${name}\\s+(http://\\S+)`, 'm').exec(banner)?.[1];
-      if (!found) throw new Error(`no ${name} URL in the banner:\n${banner}`);
-      return found.replace(/\/+$/, '');
-    };
-    const probeUrl = /^host-work-probe: (http:\/\/\S+)/m.exec(banner)?.[1];
-    if (!probeUrl) throw new Error(`the host-work probe did not start:\n${banner}`);
-    return { proc, rpcUrl: proc.rpcUrl.replace(/\/+$/, ''), dashboardUrl: url('dashboard'), graphqlUrl: url('graphql'), toolsUrl: url('tools'), probeUrl };
-  })();
+  shared ??= startFullStack().then(({ stack, stop }) => {
+    cleanup = stop;
+    return stack;
+  });
   return shared;
 }
 
@@ -113,14 +69,6 @@ export interface GrowthCase<I> {
   budgetMs?: number;
 }
 
-/** What the host-work probe read: CPU time and the longest event-loop burst since its reset. */
-export interface HostWork {
-  cpuMs: number;
-  maxBurstMs: number;
-  loopDelayP99Ms: number;
-  loopDelayMaxMs: number;
-}
-
 export interface Isolation {
   /** Node /status p99 (wall clock, from a worker thread) while the work ran; a figure, not a verdict. */
   statusP99Ms: number;
@@ -135,12 +83,6 @@ export interface Isolation {
 export interface GrowthResult extends Isolation {
   /** Host CPU time of one request per size (best of up to 3). */
   points: Array<{ size: number; ms: number }>;
-}
-
-/** Reads the probe; `reset` starts a new measuring window. */
-export async function readHostWork(stack: FullStack, reset = false): Promise<HostWork> {
-  const res = await fetch(`${stack.probeUrl}/${reset ? '?reset=1' : ''}`);
-  return (await res.json()) as HostWork;
 }
 
 /** The CPU time the host spent while `work` ran (sequential work only: nothing else is in flight). */
@@ -176,13 +118,6 @@ export async function assertBoundedGrowth<I>(stack: FullStack, c: GrowthCase<I>)
   return { points, ...isolation };
 }
 
-/** Runs `step` again and again, one at a time, for about `ms` (a window to watch, not a bound). */
-export async function repeatFor(ms: number, step: () => Promise<unknown>): Promise<void> {
-  const until = performance.now() + ms;
-  do await step();
-  while (performance.now() < until);
-}
-
 /**
  * Watches the host during `baseline` (by default: nothing in flight for a second), then while
  * `work` runs; fails when the host's longest CPU burst during the work is BURST_BUDGET_MS or
@@ -198,13 +133,6 @@ export async function assertIsolated(stack: FullStack, work: () => Promise<void>
   assert.ok(isolation.burstMs < BURST_BUDGET_MS + isolation.idleBurstMs,
     `the host's event loop ran ${isolation.burstMs.toFixed(1)} ms of CPU without turning while the input was in flight; baseline ${isolation.idleBurstMs.toFixed(1)} ms (bound: baseline + ${BURST_BUDGET_MS} ms). /status p99 ${isolation.statusP99Ms.toFixed(1)} ms (baseline ${isolation.idleP99Ms.toFixed(1)} ms)`);
   return isolation;
-}
-
-/** Runs `work` in a fresh probe window with /status probed from a worker thread. */
-export async function watchHost(stack: FullStack, work: () => Promise<void>): Promise<{ work: HostWork; samples: number[] }> {
-  await readHostWork(stack, true);
-  const samples = await probeStatusWhile(stack.rpcUrl, work);
-  return { work: await readHostWork(stack), samples };
 }
 
 /** Fails when some size step costs more than LINEAR_SLACK × proportionally. */
@@ -223,56 +151,6 @@ export function assertLinear(points: ReadonlyArray<{ size: number; ms: number }>
 
 function describePoints(points: ReadonlyArray<{ size: number; ms: number }>): string {
   return points.map((p) => `${p.size}: ${p.ms.toFixed(1)} ms`).join(', ') || 'none';
-}
-
-export function percentile(values: readonly number[], p: number): number {
-  if (!values.length) return NaN;
-  const sorted = [...values].sort((x, y) => x - y);
-  return sorted[Math.min(sorted.length - 1, Math.ceil(p * sorted.length) - 1)]!;
-}
-
-/** A /status prober on its own thread: sequential GETs every few ms on one kept-alive socket. */
-const PROBE_SOURCE = `
-const { parentPort, workerData } = require('node:worker_threads');
-const http = require('node:http');
-const agent = new http.Agent({ keepAlive: true, maxSockets: 1 });
-let running = true;
-const samples = [];
-parentPort.on('message', () => { running = false; });
-(async () => {
-  parentPort.postMessage({ ready: true });
-  while (running) {
-    const t = performance.now();
-    await new Promise((resolve) => {
-      const req = http.get(workerData.url, { agent }, (res) => { res.resume(); res.on('end', resolve); res.on('error', resolve); });
-      req.on('error', resolve);
-      req.setTimeout(30000, () => req.destroy());
-    });
-    samples.push(performance.now() - t);
-    await new Promise((r) => setTimeout(r, workerData.intervalMs));
-  }
-  agent.destroy();
-  parentPort.postMessage({ samples });
-})();
-`;
-
-export async function probeStatusWhile(rpcUrl: string, work: () => Promise<void>, intervalMs = 5): Promise<number[]> {
-  const worker = new Worker(PROBE_SOURCE, { eval: true, workerData: { url: `${rpcUrl}/status`, intervalMs } });
-  const messages: Array<{ ready?: boolean; samples?: number[] }> = [];
-  const next = () => new Promise<{ ready?: boolean; samples?: number[] }>((resolve, reject) => {
-    if (messages.length) return resolve(messages.shift()!);
-    worker.once('message', resolve);
-    worker.once('error', reject);
-  });
-  await next();
-  try {
-    await work();
-  } finally {
-    worker.postMessage('stop');
-  }
-  const { samples } = await next();
-  await worker.terminate();
-  return samples ?? [];
 }
 
 /**
