@@ -144,7 +144,8 @@ describe('README examples', function () {
     }
   });
 
-  it('mcp-stdio: the snippet starts chain-mcp from any folder, serving tools against the running node', async () => {
+  it('mcp-stdio: the snippet starts chain-mcp from any folder, serving tools against the running node', async function () {
+    this.timeout(600_000);
     const snippet = JSON.parse(substitute(example('mcp-stdio').body));
     const server = snippet.mcpServers.chain as { command: string; args: string[]; env?: Record<string, string> };
     const elsewhere = path.join(dir, 'client-folder');
@@ -163,7 +164,9 @@ describe('README examples', function () {
     transport.stderr?.on('data', (c: Buffer) => (stderr += c));
     const client = new Client({ name: 'readme-mcp-stdio', version: '1.0.0' });
     try {
-      await client.connect(transport);
+      // npx, then chain-mcp's start: seconds on a quiet machine, over 90 s measured with every
+      // core taken — the bounds catch a hang, not slowness.
+      await client.connect(transport, { timeout: 300_000 });
       const names = (await client.listTools()).tools.map((t) => t.name);
       assert.ok(names.includes('get_balance') && names.includes('simulate_transaction'), names.join(' '));
       const [overStdio, overHttp] = await Promise.all([
