@@ -23,6 +23,7 @@ const BENCHMARKS: Record<string, () => Promise<{ run(): Promise<BenchResult[]> }
   'vm-execution': () => import('./vm-execution.js'),
   'keystore-cold-start': () => import('./keystore-cold-start.js'),
   'tools-list-bytes': () => import('./tools-list-bytes.js'),
+  'hostile-clients': () => import('./hostile-clients.js'),
 };
 
 const wanted = process.argv.slice(2);

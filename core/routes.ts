@@ -3,6 +3,7 @@ import type Koa from 'koa';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { WebSocket } from 'ws';
 import type { Capability } from './capability.js';
+import type { HttpServerLimits } from './http/server-limits.js';
 
 /** A named HTTP server the host owns and binds; plugins declare it and contribute routes to it. */
 export interface ServerDeclaration {
@@ -26,6 +27,8 @@ export interface ServerDeclaration {
    * the route; beyond it every server answers 431 `payload_too_large` in the one error shape.
    */
   maxHeaderBytes?: number;
+  /** Header and body timeouts and the per-client cap (defaults: DEFAULT_HTTP_SERVER_LIMITS). */
+  limits?: Partial<HttpServerLimits>;
   /**
    * Answers the requests it recognizes straight on node:http, before koa, and returns false for
    * every other request. Only for a hot path whose own work is cheaper than koa's per-request

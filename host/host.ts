@@ -30,6 +30,7 @@ import { createDefaultChainNode } from './default-node.js';
 import { resolvePlugins } from './plugin-resolver.js';
 import { checkBindRules } from './servers/bind-rules.js';
 import { createKoaApp } from './servers/koa-app.js';
+import { ClientInFlight, DEFAULT_HTTP_SERVER_LIMITS, httpServerOptions, refuseOverClientCap } from '../core/http/server-limits.js';
 import { urlFor } from '../core/net/bind-address.js';
 import { loopbackHostHeaderAllowed } from '../core/net/host-header.js';
 import { HostMetrics, UNKNOWN_TOOL } from './metrics/host-metrics.js';
@@ -403,9 +404,10 @@ export class Host {
     const outer = this.config.settings.metrics ? [this.metrics.httpMiddleware(declaration.name)] : [];
     const app = createKoaApp(declaration, routes, this.log, outer);
     const maxHeaderSize = declaration.maxHeaderBytes ?? http.maxHeaderSize;
-    const server = http.createServer({ maxHeaderSize }, this.requestListener(declaration, app.callback()));
+    const limits = { ...DEFAULT_HTTP_SERVER_LIMITS, ...declaration.limits };
+    const server = http.createServer({ maxHeaderSize, ...httpServerOptions(limits) }, this.requestListener(declaration, app.callback(), new ClientInFlight(limits.maxInFlightPerClient)));
     server.keepAliveTimeout = 65_000;
-    server.on('clientError', (err: NodeJS.ErrnoException, socket) => answerClientError(err, socket, maxHeaderSize));
+    server.on('clientError', (err: NodeJS.ErrnoException, socket) => answerClientError(err, socket, maxHeaderSize, limits.requestTimeoutMs));
     const sockets = this.webSockets.values().filter((w) => w.server === declaration.name);
     let wss: WebSocketServer | undefined;
     if (sockets.length) {
@@ -445,15 +447,26 @@ export class Host {
     return { declaration, server, sockets: wss, url: urlFor(declaration.host, port) };
   }
 
-  /** koa's listener, behind the server's direct handler when it declares one. */
-  private requestListener(declaration: ServerDeclaration, koa: http.RequestListener): http.RequestListener {
+  /** koa's listener, behind the per-client cap and the server's direct handler when it declares one. */
+  private requestListener(declaration: ServerDeclaration, koa: http.RequestListener, perClient: ClientInFlight): http.RequestListener {
+    const metrics = this.config.settings.metrics ? this.metrics : null;
+    const admitted = (req: http.IncomingMessage, res: http.ServerResponse): boolean => {
+      if (perClient.admit(req, res)) return true;
+      metrics?.recordRateLimited(declaration.name);
+      refuseOverClientCap(res, perClient.maxPerClient);
+      return false;
+    };
     const direct = declaration.directHandler;
-    if (!direct) return koa;
-    const answered: AnsweredRequest = this.config.settings.metrics
-      ? (route, method, status, durationMs) => this.metrics.recordHttpRequest(declaration.name, route, method, status, durationMs)
+    if (!direct) {
+      return (req, res) => {
+        if (admitted(req, res)) void koa(req, res);
+      };
+    }
+    const answered: AnsweredRequest = metrics
+      ? (route, method, status, durationMs) => metrics.recordHttpRequest(declaration.name, route, method, status, durationMs)
       : () => undefined;
     return (req, res) => {
-      if (!direct(req, res, answered)) void koa(req, res);
+      if (admitted(req, res) && !direct(req, res, answered)) void koa(req, res);
     };
   }
 
@@ -602,9 +615,15 @@ export class Host {
  * a client sees why (a dashboard `simulate_tx/<hex>` URL over the cap, say). Anything else keeps
  * Node's plain 400 and the socket is closed either way.
  */
-function answerClientError(err: NodeJS.ErrnoException, socket: Duplex, maxHeaderBytes: number): void {
+function answerClientError(err: NodeJS.ErrnoException, socket: Duplex, maxHeaderBytes: number, requestTimeoutMs: number): void {
   if (!socket.writable) {
     socket.destroy();
+    return;
+  }
+  if (err.code === 'ERR_HTTP_REQUEST_TIMEOUT') {
+    // headersTimeout or requestTimeout passed: a slow client loses its connection, not others their slots.
+    const body = JSON.stringify(new ApiError(408, 'request_timeout', `the request (headers and body) did not arrive within ${requestTimeoutMs} ms`, { request_timeout_ms: requestTimeoutMs }).toBody());
+    socket.end(`HTTP/1.1 408 Request Timeout\r\nContent-Type: application/json; charset=utf-8\r\nContent-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`);
     return;
   }
   if (err.code === 'HPE_HEADER_OVERFLOW') {

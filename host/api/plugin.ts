@@ -52,6 +52,7 @@ export { decimalOut, intOut, intValue, rawOut, toolJson, warningsOut, withExtras
 export type { AnsweredRequest, DirectHandler, RouteContribution, ServerDeclaration, UpgradeRefusal, WebSocketContribution } from '../../core/routes.js';
 // What a server of its own needs: bounded JSON bodies, the loopback and Host-header rules.
 export * from '../../core/http/json-body.js';
+export { ClientInFlight, clientKey, DEFAULT_HTTP_SERVER_LIMITS, httpServerOptions, refuseOverClientCap, type HttpServerLimits } from '../../core/http/server-limits.js';
 export { hostForUrl, isLoopbackHost, urlFor } from '../../core/net/bind-address.js';
 export * from '../../core/net/host-header.js';
 

@@ -1,4 +1,5 @@
 import Router from '@koa/router';
+import type { HttpServerLimits } from '../../core/http/server-limits.js';
 import { isLoopbackHost } from '../../core/net/bind-address.js';
 import type { Host } from '../host.js';
 import { CallLimit } from './call-limit.js';
@@ -20,6 +21,8 @@ export interface ToolSurfaceOptions {
   /** Tool calls in flight on the HTTP server (POST /tools/{name} and POST /mcp) before 429. */
   maxInFlightCalls?: number;
   mcpSessions?: Partial<McpSessionPolicy>;
+  /** Header and body timeouts and the per-client cap of the tool server (defaults: DEFAULT_HTTP_SERVER_LIMITS). */
+  httpLimits?: Partial<HttpServerLimits>;
 }
 
 export const DEFAULT_MAX_IN_FLIGHT_CALLS = 256;
@@ -54,6 +57,7 @@ export function addToolSurfaces(host: Host, options: ToolSurfaceOptions = {}): v
     host: http.host,
     port: http.port,
     bodyLimitBytes: http.bodyLimitBytes,
+    limits: options.httpLimits,
     middleware: [toolsHttpGuards(gate)],
     directHandler: directToolCall(gate, call, host.log.child(TOOLS_SERVER)),
   }, [{ server: TOOLS_SERVER, id: 'host:tools', capability: 'read', router }]);

@@ -5,6 +5,7 @@ import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/
 import { isInitializeRequest } from '@modelcontextprotocol/sdk/types.js';
 import { ApiError } from '../../core/errors.js';
 import { readJsonBody } from '../../core/http/json-body.js';
+import { clientKey } from '../../core/http/server-limits.js';
 import type { Host } from '../host.js';
 import type { CallLimit } from './call-limit.js';
 import { createMcpServer } from './mcp-server.js';
@@ -18,9 +19,9 @@ export const MCP_PATH = '/mcp';
  * HTTP tool API (token, Origin, Host) and each session's McpServer calls tools through the
  * host's ToolInvoker, so unsafe tools are gated exactly as everywhere else.
  *
- * Sessions: an `initialize` POST without `Mcp-Session-Id` opens one (refused with 503 and
- * Retry-After when the store is full); every other request must carry a known id — missing
- * → 400, unknown or expired → 404 (the MCP signal to re-initialise). Idle sessions expire.
+ * Sessions: an `initialize` POST without `Mcp-Session-Id` opens one, making room when the
+ * store is full (see McpSessionStore); every other request must carry a known id — missing
+ * → 400, unknown, expired or evicted → 404 (the MCP signal to re-initialise). Idle sessions expire.
  */
 export class McpHttpEndpoint {
   readonly sessions: McpSessionStore;
@@ -31,9 +32,11 @@ export class McpHttpEndpoint {
 
   addRoutes(router: Router): void {
     router.post(MCP_PATH, async (ctx) => {
+      // The body before the slot: a slow upload holds no slot of the call cap.
+      const body = await readJsonBody(ctx, this.bodyLimitBytes);
       this.limit.enter();
       try {
-        await this.post(ctx);
+        await this.post(ctx, body);
       } finally {
         this.limit.leave();
       }
@@ -46,8 +49,7 @@ export class McpHttpEndpoint {
     return this.sessions.closeAll();
   }
 
-  private async post(ctx: Koa.Context): Promise<void> {
-    const body = await readJsonBody(ctx, this.bodyLimitBytes);
+  private async post(ctx: Koa.Context, body: unknown): Promise<void> {
     const id = ctx.get('mcp-session-id');
     if (id) {
       await this.handle(ctx, this.sessionOf(id), body);
@@ -56,17 +58,25 @@ export class McpHttpEndpoint {
     if (!isInitializeRequest(body)) {
       throw new ApiError(400, 'invalid_request', 'missing Mcp-Session-Id header: send an initialize request first to open a session');
     }
-    if (!this.sessions.reserve()) {
-      const retry = this.sessions.retryAfterSeconds();
-      throw new ApiError(503, 'busy', `too many MCP sessions (at most ${this.sessions.policy.maxSessions}); close one with DELETE ${MCP_PATH} or retry later`,
-        { max_sessions: this.sessions.policy.maxSessions, retry_after_seconds: retry }, { 'Retry-After': String(retry) });
+    const client = clientKey(ctx.req.socket.remoteAddress);
+    const refusal = this.sessions.reserve(client);
+    if (refusal === 'client_busy') {
+      const max = this.sessions.policy.maxSessionsPerClient;
+      throw new ApiError(429, 'rate_limited', `your address holds ${max} MCP sessions, each answering a request; wait for one, or close one with DELETE ${MCP_PATH}`,
+        { max_sessions_per_client: max, retry_after_seconds: 1 }, { 'Retry-After': '1' });
+    }
+    if (refusal === 'store_busy') {
+      const max = this.sessions.policy.maxSessions;
+      throw new ApiError(503, 'busy', `all ${max} MCP sessions are answering a request right now; retry in a second`,
+        { max_sessions: max, retry_after_seconds: 1 }, { 'Retry-After': '1' });
     }
     let session: McpSession | undefined;
     const server = createMcpServer(this.host, 'mcp-http');
     const transport = new StreamableHTTPServerTransport({
       sessionIdGenerator: () => randomUUID(),
       onsessioninitialized: (sessionId) => {
-        session = { id: sessionId, transport, server, lastSeen: Date.now(), open: 0 };
+        const now = Date.now();
+        session = { id: sessionId, transport, server, client, lastActive: now, lastSeen: now, requests: 0, streams: 0 };
         this.sessions.add(session);
       },
       onsessionclosed: (sessionId) => this.sessions.delete(sessionId),
@@ -78,7 +88,7 @@ export class McpHttpEndpoint {
       await server.connect(transport);
       await passThrough(ctx, () => transport.handleRequest(ctx.req, ctx.res, body));
     } finally {
-      this.sessions.release();
+      this.sessions.release(client);
       // An initialize the transport rejected leaves no session behind: free the server too.
       if (!session) await server.close().catch(() => undefined);
     }
@@ -98,9 +108,12 @@ export class McpHttpEndpoint {
     return session;
   }
 
-  /** Hands the raw request to the SDK transport; the session counts as busy until the response (or SSE stream) closes. */
+  /**
+   * Hands the raw request to the SDK transport. A POST or DELETE is activity and keeps the
+   * session from eviction until its response closes; a GET stream only keeps it from expiring.
+   */
   private async handle(ctx: Koa.Context, session: McpSession, body: unknown): Promise<void> {
-    const done = this.sessions.track(session);
+    const done = this.sessions.track(session, ctx.method === 'GET' ? 'stream' : 'request');
     ctx.res.once('close', done);
     try {
       await passThrough(ctx, () => session.transport.handleRequest(ctx.req, ctx.res, body));

@@ -146,7 +146,8 @@ describe('README examples', function () {
     }
   });
 
-  it('mcp-stdio: the snippet starts chain-mcp from any folder, serving tools against the running node', async () => {
+  it('mcp-stdio: the snippet starts chain-mcp from any folder, serving tools against the running node', async function () {
+    this.timeout(600_000);
     const snippet = JSON.parse(substitute(example('mcp-stdio').body));
     const server = snippet.mcpServers.chain as { command: string; args: string[]; env?: Record<string, string> };
     const elsewhere = path.join(dir, 'client-folder');
@@ -155,7 +156,9 @@ describe('README examples', function () {
       command: server.command,
       args: server.args,
       // Offline: should --prefix ever miss, npx fails instead of fetching a registry package.
-      env: { ...getDefaultEnvironment(), ...server.env, npm_config_offline: 'true' },
+      // A cache of this test's own: npx writes its cache (and its log files) under ~/.npm by
+      // default, and npx runs of other tests or jobs on the machine raced this one there.
+      env: { ...getDefaultEnvironment(), ...server.env, npm_config_offline: 'true', npm_config_cache: path.join(dir, 'npm-cache') },
       cwd: elsewhere,
       stderr: 'pipe',
     });
@@ -163,7 +166,9 @@ describe('README examples', function () {
     transport.stderr?.on('data', (c: Buffer) => (stderr += c));
     const client = new Client({ name: 'readme-mcp-stdio', version: '1.0.0' });
     try {
-      await client.connect(transport);
+      // npx, then chain-mcp's start: seconds on a quiet machine, over 90 s measured with every
+      // core taken — the bounds catch a hang, not slowness.
+      await client.connect(transport, { timeout: 300_000 });
       const names = (await client.listTools()).tools.map((t) => t.name);
       assert.ok(names.includes('get_balance') && names.includes('simulate_transaction'), names.join(' '));
       const [overStdio, overHttp] = await Promise.all([

@@ -4,6 +4,7 @@ import vm from 'node:vm';
 import { CoreTokens } from '../../core/core-tokens.js';
 import { encodeTransaction, signTransaction } from '../../core/chain/transaction.js';
 import { DEFAULT_MNEMONIC, deriveAccounts } from '../../plugins/devnet/node/devnet.js';
+import { cpuTimeOf } from '../support/cpu-time.js';
 import { httpBurst, type BurstRequest, type BurstResult } from '../support/http-burst.js';
 import type { TestHost } from '../support/test-host.js';
 
@@ -19,8 +20,14 @@ import type { TestHost } from '../support/test-host.js';
 const MAX_IN_FLIGHT_CALLS = 8;
 const BURST = 300;
 const ROUNDS = 3;
-const DEADLINE_MS = 10_000;
-const PROMPT_MS = 2_000;
+/** An answer later than this is a hang (a busy machine stretches a 300-request burst to seconds). */
+const DEADLINE_MS = 60_000;
+/**
+ * "Answers at once after the flood": the host (in this process) spends at most this much CPU
+ * on the one request, so no backlog of the flood is still being worked off. CPU, not wall time:
+ * the latter also counts the other processes of a busy machine.
+ */
+const PROMPT_CPU_MS = 2_000;
 const [A, B] = deriveAccounts(DEFAULT_MNEMONIC, 2);
 
 let gc: (() => void) | undefined;
@@ -64,7 +71,7 @@ function assertNoHang(results: BurstResult[]): void {
 }
 
 describe('hardening: overload of the tool server and the dashboard', function () {
-  this.timeout(120_000);
+  this.timeout(600_000);
   let h: TestHost;
   let dashboard: string;
   let txHash: string;
@@ -150,9 +157,9 @@ describe('hardening: overload of the tool server and the dashboard', function ()
   }
 
   async function assertPrompt(url: string, headers: Record<string, string> = {}): Promise<void> {
-    const [r] = await httpBurst([{ url, headers }], DEADLINE_MS);
+    const { ms, value: [r] } = await cpuTimeOf(() => httpBurst([{ url, headers }], DEADLINE_MS));
     assert.equal(r!.status, 200, describeResult(r!));
-    assert.ok(r!.ms < PROMPT_MS, `${url} answered in ${Math.round(r!.ms)} ms right after the flood`);
+    assert.ok(ms < PROMPT_CPU_MS, `${url} cost ${Math.round(ms)} ms of CPU right after the flood (${Math.round(r!.ms)} ms wall)`);
   }
 
   it(`rounds of ${BURST} concurrent requests at each server: only 200, 429 and documented 503, no hang, prompt health, flat memory`, async () => {

@@ -23,8 +23,10 @@ export interface ChainHostProcess {
 
 const TAIL = 16 * 1024;
 
-export async function startChainHost(configFile: string, options: { env?: Record<string, string>; timeoutMs?: number } = {}): Promise<ChainHostProcess> {
-  const child = spawn(process.execPath, ['--import', 'tsx', path.join(REPO_ROOT, 'host/bin/chain-host.ts'), '--config', configFile], {
+export async function startChainHost(configFile: string, options: { env?: Record<string, string>; timeoutMs?: number; preload?: readonly string[] } = {}): Promise<ChainHostProcess> {
+  // `preload`: modules imported into the child before the host (e.g. test/support/host-work-probe.ts).
+  const preload = (options.preload ?? []).flatMap((file) => ['--import', file]);
+  const child = spawn(process.execPath, ['--import', 'tsx', ...preload, path.join(REPO_ROOT, 'host/bin/chain-host.ts'), '--config', configFile], {
     cwd: REPO_ROOT,
     env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '', NODE_OPTIONS: process.env.NODE_OPTIONS ?? '', ...options.env },
     stdio: ['pipe', 'pipe', 'pipe'],

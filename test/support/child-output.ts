@@ -4,7 +4,7 @@ import type { ChildProcess, ChildProcessWithoutNullStreams } from 'node:child_pr
  * Resolves with the child's stderr so far once it matches `pattern` (commands print their
  * banner there); rejects, with what was printed, at the timeout or when the child exits first.
  */
-export function stderrUntil(child: ChildProcessWithoutNullStreams, pattern: RegExp, timeoutMs = 45_000): Promise<string> {
+export function stderrUntil(child: ChildProcessWithoutNullStreams, pattern: RegExp, timeoutMs = 180_000): Promise<string> {
   return new Promise((resolve, reject) => {
     let text = '';
     const timer = setTimeout(() => reject(new Error(`no ${pattern} on stderr within ${timeoutMs} ms:\n${text}`)), timeoutMs);

@@ -7,7 +7,7 @@ import { type CountRefusal, sha3Hex } from 'chainhost/chain';
 import type { QueryAnswer } from 'chainhost/plugin';
 import type { ChainStore } from './chain-store.js';
 import type { NodeConfig } from './node-config.js';
-import { decodeSimulationRequest, refusalText, type SimulationPayload } from './simulate-request.js';
+import { decodeSimulationRequest, refusalText, WORKER_READY, type SimulationPayload } from './simulate-request.js';
 import type { ReadRequest, SimulateJob, SimulateReply, SimulateWorkerData } from './simulate-worker.js';
 import type { StateView } from './state-store.js';
 
@@ -15,8 +15,9 @@ import type { StateView } from './state-store.js';
  * `simulate_tx` admission and execution (simulate.md §3-4). Admission order: decode, enabled,
  * capacity (`simulation_max_concurrency` runs at once; more are refused, not queued), then the
  * run in a worker thread against a pinned view of committed state with the readonly chi cap
- * `simulation_max_chi`. A run past `simulation_timeout_ms` (wall clock) has its worker
- * terminated and is answered with the timeout refusal; writes are always discarded.
+ * `simulation_max_chi`. A run past `simulation_timeout_ms` (wall clock, from when the worker can
+ * take the job) has its worker terminated and is answered with the timeout refusal; writes are
+ * always discarded.
  */
 export interface SimulationCounters {
   total: number;
@@ -35,8 +36,18 @@ interface PooledWorker {
   worker: Worker;
   port: MessagePort;
   flag: Int32Array;
+  /** The worker has loaded the engine and listens for jobs. */
+  ready: boolean;
+  onReady?: () => void;
   job?: { id: number; view: StateView; finish(reply: SimulateReply | Error): void };
 }
+
+/**
+ * How long a new worker may take to load the engine before the run is refused as an error. Not
+ * part of `simulation_timeout_ms`: that bounds the dry run itself, and charging it for a cold
+ * worker's start-up (hundreds of milliseconds, seconds on a busy machine) refused ordinary runs.
+ */
+const WORKER_START_LIMIT_MS = 60_000;
 
 export class Simulator {
   private readonly idle: PooledWorker[] = [];
@@ -115,7 +126,17 @@ export class Simulator {
       maxChi: Math.max(1, this.config.simulation_max_chi),
     };
     return new Promise<RunResult>((resolve) => {
-      const timer = setTimeout(() => finish(new Error('timeout')), this.config.simulation_timeout_ms);
+      // The run's clock starts when the worker can take the job (at once for a pooled one).
+      const startRun = () => setTimeout(() => finish(new Error('timeout')), this.config.simulation_timeout_ms);
+      let timer: NodeJS.Timeout;
+      if (pooled.ready) timer = startRun();
+      else {
+        timer = setTimeout(() => finish(new Error(`the simulation worker did not start within ${WORKER_START_LIMIT_MS} ms`)), WORKER_START_LIMIT_MS);
+        pooled.onReady = () => {
+          clearTimeout(timer);
+          if (pooled.job) timer = startRun();
+        };
+      }
       const finish = (reply: SimulateReply | Error) => {
         if (!pooled.job) return;
         clearTimeout(timer);
@@ -142,9 +163,18 @@ export class Simulator {
     const flag = new SharedArrayBuffer(4);
     const data: SimulateWorkerData = { readPort: port2, flag, feeMode: this.config.tx_fee_mode };
     const worker = new Worker(workerBootstrap, { eval: true, workerData: { ...data, entry: workerEntry(), tsx: tsxApi() }, transferList: [port2] });
-    const pooled: PooledWorker = { worker, port: port1, flag: new Int32Array(flag) };
+    const pooled: PooledWorker = { worker, port: port1, flag: new Int32Array(flag), ready: false };
     port1.on('message', (req: ReadRequest) => this.serveRead(pooled, req));
-    worker.on('message', (reply: SimulateReply) => pooled.job?.finish(reply));
+    worker.on('message', (message: SimulateReply | typeof WORKER_READY) => {
+      if (message === WORKER_READY) {
+        pooled.ready = true;
+        const onReady = pooled.onReady;
+        pooled.onReady = undefined;
+        onReady?.();
+        return;
+      }
+      pooled.job?.finish(message);
+    });
     worker.on('error', (err) => pooled.job?.finish(err instanceof Error ? err : new Error(String(err))));
     worker.on('exit', (code) => {
       pooled.job?.finish(new Error(`simulation worker exited with code ${code}`));

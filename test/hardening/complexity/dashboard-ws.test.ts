@@ -1,11 +1,10 @@
 import assert from 'node:assert/strict';
-import { performance } from 'node:perf_hooks';
 import WebSocket from 'ws';
 import { ChainNode } from '../../../core/chain/node.js';
 import { HttpChainRpc } from '../../../core/chain/rpc/http-chain-rpc.js';
 import { encodeTransaction, signTransaction } from '../../../core/chain/transaction.js';
 import { DEFAULT_MNEMONIC, deriveAccounts } from '../../../plugins/devnet/node/devnet.js';
-import { assertIsolated, assertLinear, fullStack, report, REQUEST_BUDGET_MS, type FullStack } from './support/complexity-harness.js';
+import { assertIsolated, assertLinear, fullStack, hostCpuDuring, repeatFor, report, REQUEST_BUDGET_MS, type FullStack } from './support/complexity-harness.js';
 
 /**
  * The dashboard's /ws (issue #19 item 2): clients fill their subscriptions (64 each) with the
@@ -76,20 +75,19 @@ describe('complexity fuzzer: dashboard WebSocket globs', function () {
   });
 
   /** Commits one transfer and resolves when the sentinel has its state_change: the block's matching cost plus a round trip. */
-  async function oneBlock(): Promise<number> {
+  async function oneBlock(): Promise<void> {
     const signed = signTransaction({
       chain_id: 'chain-local-1', chi_supplied: 1000, contract: 'currency', function: 'transfer',
       kwargs: { amount: 1, to: RECIPIENT!.address }, nonce: nonce++, sender: SENDER!.address,
     }, SENDER!.privateKey);
     const delivered = sentinel.nextState();
-    const started = performance.now();
     const result = await node.broadcastTxCommit(encodeTransaction(signed).hex);
     assert.equal(result.check_tx.code, 0, result.check_tx.log);
+    // A lost delivery is a hang, not slowness: the bound only has to end the test.
     let timer: NodeJS.Timeout | undefined;
     await Promise.race([delivered, new Promise((_, reject) => {
-      timer = setTimeout(() => reject(new Error(`state_change not delivered within ${REQUEST_BUDGET_MS * 5} ms`)), REQUEST_BUDGET_MS * 5);
+      timer = setTimeout(() => reject(new Error('state_change not delivered within 120 s')), 120_000);
     })]).finally(() => clearTimeout(timer));
-    return performance.now() - started;
   }
 
   it('64 subscriptions × 4 clients of *?*?…! patterns growing to the 512-character cap', async () => {
@@ -104,18 +102,14 @@ describe('complexity fuzzer: dashboard WebSocket globs', function () {
       }
       let best = Infinity;
       for (let run = 0; run < 3; run++) {
-        const ms = await oneBlock();
-        assert.ok(ms <= REQUEST_BUDGET_MS, `${pairs} pairs: a block took ${ms.toFixed(0)} ms to reach the last client (budget ${REQUEST_BUDGET_MS} ms)`);
+        const { cpuMs: ms } = await hostCpuDuring(stack, oneBlock);
+        assert.ok(ms <= REQUEST_BUDGET_MS, `${pairs} pairs: a block cost the host ${ms.toFixed(0)} ms of CPU until it reached the last client (budget ${REQUEST_BUDGET_MS} ms)`);
         best = Math.min(best, ms);
       }
       points.push({ size: pairs, ms: best });
     }
     assertLinear(points);
-    const blocks = async () => {
-      const until = performance.now() + 1_500;
-      do await oneBlock();
-      while (performance.now() < until);
-    };
+    const blocks = () => repeatFor(1_500, oneBlock);
     // The baseline is the same stream of blocks without the worst subscriptions: committing,
     // indexing and broadcasting a block is the node's own work, not the glob matcher's.
     const isolation = await assertIsolated(stack, blocks, async () => {

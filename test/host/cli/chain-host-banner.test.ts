@@ -33,7 +33,7 @@ async function toolNames(client: Client): Promise<string[]> {
 }
 
 describe('chain-host with the example config prints how to connect an MCP client', function () {
-  this.timeout(120_000);
+  this.timeout(600_000);
   let dir: string;
   let configFile: string;
   before(async () => {
@@ -55,7 +55,7 @@ describe('chain-host with the example config prints how to connect an MCP client
     let stdio: ReturnType<typeof snippets>['stdio'];
     try {
       // The stdio snippet is the last block of the banner.
-      const banner = await stderrUntil(child, /MCP over stdio[^\n]*\n\{[\s\S]*\n\}\n/, 90_000);
+      const banner = await stderrUntil(child, /MCP over stdio[^\n]*\n\{[\s\S]*\n\}\n/, 300_000);
       assert.ok(!banner.includes(TEST_TOKEN), 'the token never shows');
       for (const server of ['tools', 'dashboard', 'graphql', 'metrics']) assert.match(banner, new RegExp(`^  ${server} +http://127\\.0\\.0\\.1:\\d+ `, 'm'));
       const found = snippets(banner);
@@ -85,7 +85,9 @@ describe('chain-host with the example config prints how to connect an MCP client
     const transport = new StdioClientTransport({
       command: stdio!.command,
       args: stdio!.args,
-      env: { ...getDefaultEnvironment(), ...stdio!.env, npm_config_offline: 'true' },
+      // A cache of this test's own: npx writes its cache (and its log files) under ~/.npm by
+      // default, and npx runs of other tests or jobs on the machine raced this one there.
+      env: { ...getDefaultEnvironment(), ...stdio!.env, npm_config_offline: 'true', npm_config_cache: path.join(dir, 'npm-cache') },
       cwd: os.tmpdir(),
       stderr: 'pipe',
     });
@@ -93,7 +95,9 @@ describe('chain-host with the example config prints how to connect an MCP client
     transport.stderr?.on('data', (c: Buffer) => (stdioErr += c));
     const client = new Client({ name: 'banner-e2e-stdio', version: '1.0.0' });
     try {
-      await client.connect(transport);
+      // npx, then chain-mcp's start: seconds on a quiet machine, over 90 s measured with every
+      // core taken — the bounds catch a hang, not slowness.
+      await client.connect(transport, { timeout: 300_000 });
       assert.deepEqual(await toolNames(client), httpTools!);
     } catch (err) {
       throw new Error(`${(err as Error).message}\nchain-mcp stderr:\n${stdioErr}`);

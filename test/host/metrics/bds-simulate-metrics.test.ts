@@ -154,7 +154,7 @@ describe('host /metrics with devnet + bds + simulate + dashboard (issue 9 figure
 
       await outage.up(service);
       await waitFor(async () => valueOf(await scrape(), 'bds_indexed_height') === height, 30_000, 'the spool to drain');
-      await waitFor(async () => valueOf(await scrape(), 'bds_alert', { code: 'db_unavailable' }) === 0, 10_000, 'the alert to clear');
+      await waitFor(async () => valueOf(await scrape(), 'bds_alert', { code: 'db_unavailable' }) === 0, 30_000, 'the alert to clear');
       const up = await scrape();
       assert.equal(presentValue(up, 'bds_spool_pending_files'), 0);
       assert.equal(spoolFiles(), 0);

@@ -1,8 +1,9 @@
 import assert from 'node:assert/strict';
+import http from 'node:http';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
-import { bootTestHost, fixtureConfig, postJson, request, TEST_TOKEN, type TestHost } from '../../support/test-host.js';
+import { bootTestHost, FIXTURE_PLUGIN, fixtureConfig, postJson, request, TEST_TOKEN, type TestHost } from '../../support/test-host.js';
 
 const AUTH = { authorization: `Bearer ${TEST_TOKEN}` };
 const INIT = {
@@ -111,44 +112,96 @@ describe('MCP over Streamable HTTP at /mcp', () => {
     });
     after(() => t.stop());
 
-    it('refuses a session beyond the cap with 503 and Retry-After, and frees slots of expired sessions', async () => {
-      const open = async () => postJson(t.url('/mcp'), INIT, MCP_HEADERS);
-      const a = await open();
-      const b = await open();
+    it('an idle session expires after idleMs and its client is told to initialise again (404)', async () => {
+      const a = await postJson(t.url('/mcp'), INIT, MCP_HEADERS);
       assert.equal(a.status, 200);
-      assert.equal(b.status, 200);
-      const c = await open();
-      assert.equal(c.status, 503);
-      assert.equal(c.json.error.code, 'busy');
-      assert.ok(Number(c.headers['retry-after']) >= 1);
-
       await new Promise((r) => setTimeout(r, 700));
       const expired = await postJson(t.url('/mcp'), { jsonrpc: '2.0', id: 2, method: 'tools/list' }, { ...MCP_HEADERS, 'mcp-session-id': String(a.headers['mcp-session-id']) });
       assert.equal(expired.status, 404, 'an idle session expires');
-      assert.equal((await open()).status, 200, 'its slot is free again');
+      assert.equal(expired.json.error.code, 'session_not_found');
     });
   });
 
-  describe('idle sessions under pressure (issue #19)', () => {
+  describe('a full store always admits a new client (issue #30)', () => {
+    const MAX = 4;
     let t: TestHost;
     before(async () => {
-      t = await bootTestHost(fixtureConfig(), { surfaces: { mcpSessions: { maxSessions: 2, idleMs: 600_000, evictIdleAfterMs: 300 } } });
+      t = await bootTestHost({ ...fixtureConfig(), plugins: { [FIXTURE_PLUGIN]: { slowTimeoutMs: 60_000 } } }, { surfaces: { mcpSessions: { maxSessions: MAX, idleMs: 600_000 } } });
     });
     after(() => t.stop());
 
-    it('a full store of idle sessions admits a new client by closing the least recently seen, long before idleMs', async () => {
-      const open = async () => postJson(t.url('/mcp'), INIT, MCP_HEADERS);
-      const list = (id: unknown) => postJson(t.url('/mcp'), { jsonrpc: '2.0', id: 2, method: 'tools/list' }, { ...MCP_HEADERS, 'mcp-session-id': String(id) });
-      const a = await open();
-      const b = await open();
-      assert.equal((await open()).status, 503, 'sessions seen just now are live and are never evicted');
-      await new Promise((r) => setTimeout(r, 450));
-      assert.equal((await list(b.headers['mcp-session-id'])).status, 200, 'b is used again, so a is now the least recently seen');
-      const c = await open();
-      assert.equal(c.status, 200, `the idle session made room: ${c.text}`);
-      assert.equal((await list(a.headers['mcp-session-id'])).status, 404, 'the evicted client is told to initialise again');
-      assert.equal((await list(b.headers['mcp-session-id'])).status, 200, 'the recently used session is untouched');
-      assert.equal((await list(c.headers['mcp-session-id'])).status, 200);
+    const list = (id: unknown) => postJson(t.url('/mcp'), { jsonrpc: '2.0', id: 2, method: 'tools/list' }, { ...MCP_HEADERS, 'mcp-session-id': String(id) });
+    const initialized = async () => {
+      const init = await postJson(t.url('/mcp'), INIT, MCP_HEADERS);
+      assert.equal(init.status, 200, init.text);
+      const id = String(init.headers['mcp-session-id']);
+      await postJson(t.url('/mcp'), { jsonrpc: '2.0', method: 'notifications/initialized' }, { ...MCP_HEADERS, 'mcp-session-id': id });
+      return id;
+    };
+    /** A raw `GET /mcp` held open, as a client waiting for server messages holds it. */
+    const holdStream = (id: string) => new Promise<{ ended: Promise<void>; close(): void }>((resolve, reject) => {
+      const req = http.get(t.url('/mcp'), { headers: { accept: 'text/event-stream', 'mcp-session-id': id }, agent: false }, (res) => {
+        assert.equal(res.statusCode, 200);
+        res.resume();
+        resolve({ ended: new Promise((r) => res.once('close', () => r())), close: () => req.destroy() });
+      });
+      req.on('error', reject);
+    });
+
+    it('sessions that only hold a GET stream make room, least recently active first; SDK clients connect and work', async () => {
+      // The store filled with held streams: the first two by SDK clients (they open GET /mcp
+      // after initialising), the rest raw. Before the fix every new initialize answered 503.
+      const holders = [await connect(t), await connect(t)];
+      const raw: string[] = [];
+      const streams = [];
+      for (let i = holders.length; i < MAX; i++) {
+        const id = await initialized();
+        raw.push(id);
+        streams.push(await holdStream(id));
+      }
+      try {
+        // The first SDK holder sends a message now: it is the most recently active of them all.
+        await holders[0]!.client.listTools();
+        const newcomer = await connect(t);
+        const { tools } = await newcomer.client.listTools();
+        assert.ok(tools.some((x) => x.name === 'echo_text'));
+        // The victim was the least recently active: the second SDK client (initialised before the raw ones, silent since).
+        await assert.rejects(holders[1]!.client.listTools(), /404|not found|session/i, 'the evicted SDK client is told its session is gone');
+        assert.equal((await list(raw[0])).status, 200, 'the raw holders, active more recently, keep their sessions');
+        await holders[0]!.client.listTools();
+
+        // Raw HTTP: another new client evicts the next least recently active — the second raw
+        // holder (the first just sent tools/list) — and its held stream is closed.
+        const second = await postJson(t.url('/mcp'), INIT, MCP_HEADERS);
+        assert.equal(second.status, 200, second.text);
+        await streams[1]!.ended;
+        assert.equal((await list(raw[1])).status, 404);
+        assert.equal((await list(raw[0])).status, 200);
+        await newcomer.transport.terminateSession();
+        await newcomer.client.close();
+      } finally {
+        for (const s of streams) s.close();
+        for (const h of holders) await h.client.close().catch(() => undefined);
+      }
+    });
+
+    it('a session answering a request is never evicted; only when every one is, the newcomer gets 503 Retry-After 1', async () => {
+      const busy = await Promise.all(Array.from({ length: MAX }, () => connect(t)));
+      const calls = busy.map((b) => b.client.callTool({ name: 'slow_tool', arguments: { ms: 1_500 } }));
+      try {
+        // Wait until every slow call is being answered (each session has its request open).
+        await new Promise((r) => setTimeout(r, 300));
+        const refused = await postJson(t.url('/mcp'), INIT, MCP_HEADERS);
+        assert.equal(refused.status, 503, refused.text);
+        assert.equal(refused.json.error.code, 'busy');
+        assert.equal(refused.headers['retry-after'], '1');
+        const results = (await Promise.all(calls)) as CallToolResult[];
+        for (const r of results) assert.deepEqual(r.structuredContent, { slept_ms: 1_500 }, 'no busy session was cut');
+        const admitted = await postJson(t.url('/mcp'), INIT, MCP_HEADERS);
+        assert.equal(admitted.status, 200, 'once a request ends its session can make room');
+      } finally {
+        for (const b of busy) await b.client.close().catch(() => undefined);
+      }
     });
   });
 

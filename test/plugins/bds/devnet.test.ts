@@ -103,7 +103,7 @@ describe('BDS following the devnet', function () {
       service.start();
       await assertIndexEqualsNode(service);
       const live = await transfer(alice!, bob!.address, '2');
-      await waitIndexed(service, live.height, 10_000); // the new-block subscription, not the 10-minute poll
+      await waitIndexed(service, live.height, 60_000); // the new-block subscription, not the 10-minute poll
       assert.equal((await q(service, `/tx/${live.hash}`)).block_height, live.height);
     });
   });

@@ -43,8 +43,9 @@ describe('BDS follower (bds.md §4)', function () {
       await waitIndexed(service, 2);
       const started = Date.now();
       chain.mine(1);
-      await waitIndexed(service, 3, 5_000);
-      assert.ok(Date.now() - started < 5_000);
+      // Polling would take 600 s: a minute is "at once" even on a busy machine.
+      await waitIndexed(service, 3, 60_000);
+      assert.ok(Date.now() - started < 60_000);
     });
 
     it('catches up a long backlog in batches', async function () {

@@ -48,7 +48,7 @@ describe('BDS status alerts', function () {
       shrunk.mine(2); // the node was reset to an earlier height
       service = await openService(db, shrunk);
       service.start();
-      await waitFor(async () => (await q(service!, '/bds_status')).current_block_height === 2, 10_000, 'node height seen');
+      await waitFor(async () => (await q(service!, '/bds_status')).current_block_height === 2, 60_000, 'node height seen');
       const s = await q(service, '/bds_status');
       assert.equal(s.index_height_delta, -3);
       assert.equal(s.height_lag, 0);

@@ -167,7 +167,7 @@ describe('explorer views over the DEX flow (Chromium)', function () {
       const sent = await transfer(h, 'live_friend', 3, 2);
       assert.equal(Number(sent.height), before + 1, 'the transfer is the next block');
       await live.waitForSelector(`#latest-txs tr[data-tx="${sent.hash}"]`, { timeout: 10_000 });
-      await live.waitForSelector(`#latest-blocks tr[data-height="${sent.height}"]`, { timeout: 1_000 });
+      await live.waitForSelector(`#latest-blocks tr[data-height="${sent.height}"]`, { timeout: 10_000 });
       assert.match(await live.locator(`#latest-txs tr[data-tx="${sent.hash}"]`).innerText(), /currency[\s\S]*transfer/);
       assert.deepEqual(problems, [], 'no script or CSP errors');
     } finally {

@@ -174,7 +174,7 @@ describe('dashboard limits (spec part 8, dashboard.md §5)', function () {
   });
 });
 
-async function waitFor(condition: () => boolean, timeoutMs = 5_000): Promise<void> {
+async function waitFor(condition: () => boolean, timeoutMs = 20_000): Promise<void> {
   const start = Date.now();
   while (!condition()) {
     if (Date.now() - start > timeoutMs) throw new Error('condition not met in time');

@@ -191,7 +191,7 @@ class FakeNode {
 const NEW_BLOCK = "tm.event='NewBlock'";
 const TX = "tm.event='Tx'";
 
-async function waitFor(what: string, check: () => boolean, timeoutMs = 3_000): Promise<void> {
+async function waitFor(what: string, check: () => boolean, timeoutMs = 20_000): Promise<void> {
   const started = Date.now();
   while (!check()) {
     if (Date.now() - started > timeoutMs) throw new Error(`timed out waiting for ${what}`);
@@ -355,7 +355,8 @@ describe('HttpChainRpc', () => {
       const err = await rejection(rpc.call('status', {}, { timeoutMs: 100 }));
       assert.ok(err instanceof NodeUnavailableError, String(err));
       assert.match(err.message, /no answer to status within 100 ms/);
-      assert.ok(Date.now() - started < 1_000);
+      // Ended by the 100 ms timer, not the client's 10 s default: a bound a busy machine cannot reach.
+      assert.ok(Date.now() - started < 5_000);
     });
 
     it('retries a read after a timeout', async () => {
@@ -634,7 +635,7 @@ describe('HttpChainRpc', () => {
       for (const client of (node as unknown as { wsClients: Map<WebSocket, unknown> }).wsClients.keys()) {
         (client as unknown as { _socket: Socket })._socket.pause();
       }
-      await waitFor('a second connection', () => node.wsConnections === 2, 2_000);
+      await waitFor('a second connection', () => node.wsConnections >= 2);
     });
 
     it('close() ends the socket and stops reconnecting', async () => {

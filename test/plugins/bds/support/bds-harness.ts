@@ -38,7 +38,7 @@ export async function q<T = any>(service: BdsService, path: string): Promise<T> 
   return (await query(service, path)).value as T;
 }
 
-export async function waitFor(predicate: () => boolean | Promise<boolean>, timeoutMs = 15_000, what = 'condition'): Promise<void> {
+export async function waitFor(predicate: () => boolean | Promise<boolean>, timeoutMs = 60_000, what = 'condition'): Promise<void> {
   const deadline = Date.now() + timeoutMs;
   while (Date.now() < deadline) {
     if (await predicate()) return;
@@ -47,7 +47,7 @@ export async function waitFor(predicate: () => boolean | Promise<boolean>, timeo
   throw new Error(`timed out after ${timeoutMs} ms waiting for ${what}`);
 }
 
-export async function waitIndexed(service: BdsService, height: number, timeoutMs = 15_000): Promise<void> {
+export async function waitIndexed(service: BdsService, height: number, timeoutMs = 60_000): Promise<void> {
   if (!(await service.follower.waitForHeight(height, timeoutMs))) {
     const status = await service.status.status();
     throw new Error(`height ${height} not indexed within ${timeoutMs} ms: ${JSON.stringify(status, (_k, v) => (typeof v === 'bigint' ? v.toString() : v))}`);

@@ -67,7 +67,7 @@ export function decodeData(data: string | null): any {
   return data === null ? null : JSON.parse(Buffer.from(data, 'base64').toString('utf8'));
 }
 
-export async function waitFor<T>(probe: () => T | undefined | Promise<T | undefined>, timeoutMs = 5000, what = 'condition'): Promise<T> {
+export async function waitFor<T>(probe: () => T | undefined | Promise<T | undefined>, timeoutMs = 30_000, what = 'condition'): Promise<T> {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
     const v = await probe();

@@ -136,6 +136,21 @@ describe('devnet simulate_tx (simulate.md)', function () {
       }
     });
 
+    it('simulation_timeout_ms bounds the run, not a new worker\'s start-up (a busy machine refused ordinary runs)', async () => {
+      // 400 ms is ample for a transfer, but less than a cold worker takes to load the engine from
+      // the TypeScript sources (about a second on a quiet machine, several on a busy one).
+      const net = await openDevnet({ config: { simulation_timeout_ms: 400 } });
+      try {
+        const [a, b] = net.devnet.accounts() as [DevAccount, DevAccount];
+        const [first, second] = await Promise.all([simulate(net.devnet, transfer(a, b)), simulate(net.devnet, transfer(b, a))]);
+        assert.equal(first.status, 0, first.result);
+        assert.equal(second.status, 0, second.result);
+        assert.equal(net.devnet.node.simulator.counters.refused.timeout, 0);
+      } finally {
+        await net.close();
+      }
+    });
+
     it('simulation_max_chi: the readonly chi cap ends the run with status 1', async () => {
       const net = await openDevnet({ config: { simulation_max_chi: 10 } });
       try {
