@@ -116,6 +116,16 @@ export function queryCorpus(c: CompatChain): CorpusQuery[] {
     { name: 'filter/relation-backward-some', query: '{ allBlocks(filter: {transactionsByBlockHeight: {some: {contract: {equalTo: "con_dex"}}}}) { nodes { height txCount } } }' },
     { name: 'filter/relation-backward-every-none', query: '{ every: allBlocks(filter: {transactionsByBlockHeight: {every: {success: {equalTo: true}}}}) { totalCount } none: allBlocks(filter: {transactionsByBlockHeight: {none: {contract: {equalTo: "currency"}}}}) { totalCount } }' },
     { name: 'filter/relation-backward-exist', query: '{ allBlocks(filter: {transactionsByBlockHeightExist: false}, first: 5, orderBy: HEIGHT_DESC) { nodes { height } } }' },
+    // Empty and/or groups (issue 31): no condition at all wherever they stand, in filters and in having
+    { name: 'filter/empty-or-and', query: '{ or: allTransactions(filter: {or: []}) { totalCount } and: allTransactions(filter: {and: []}) { totalCount } both: allTransactions(filter: {and: [], or: []}) { totalCount } }' },
+    { name: 'filter/empty-or-inside-and', query: '{ allTransactions(filter: {and: [{or: []}, {contract: {in: ["currency", "con_dex"]}}]}, orderBy: HASH_ASC) { totalCount nodes { hash } } }' },
+    { name: 'filter/empty-group-inside-or', query: '{ a: allTransactions(filter: {or: [{or: []}, {contract: {equalTo: "con_dex"}}]}) { totalCount } b: allTransactions(filter: {or: [{and: []}, {function: {equalTo: "approve"}}]}) { totalCount } }' },
+    { name: 'filter/not-empty-group', query: '{ a: allTransactions(filter: {not: {and: []}}) { totalCount } b: allTransactions(filter: {not: {or: []}}) { totalCount } c: allTransactions(filter: {not: {or: [{or: []}]}, success: {equalTo: true}}) { totalCount } }' },
+    { name: 'filter/relation-empty-group', query: '{ some: allBlocks(filter: {transactionsByBlockHeight: {some: {or: []}}}) { totalCount } none: allBlocks(filter: {transactionsByBlockHeight: {none: {and: []}}}) { totalCount } every: allBlocks(filter: {transactionsByBlockHeight: {every: {or: []}}}) { totalCount } forward: allEvents(filter: {transactionByTxHash: {or: []}}) { totalCount } }' },
+    { name: 'aggregate/having-empty-groups', query: '{ a: allTransactions { groupedAggregates(groupBy: CONTRACT, having: {OR: []}) { keys } } b: allTransactions { groupedAggregates(groupBy: CONTRACT, having: {AND: []}) { keys } } c: allTransactions { groupedAggregates(groupBy: CONTRACT, having: {OR: [{OR: []}, {sum: {chiUsed: {greaterThan: "100000000"}}}]}) { keys } } }' },
+    { name: 'error/filter-empty-item', query: '{ allTransactions(filter: {or: [{}]}) { totalCount } }' },
+    { name: 'error/filter-null-list', query: '{ allTransactions(filter: {or: null}) { totalCount } }' },
+    { name: 'error/filter-not-empty-object', query: '{ allTransactions(filter: {not: {}}) { totalCount } }' },
     { name: 'error/json-filter-not-defined', query: '{ allEvents(filter: {dataIndexed: {contains: {pair: 1}}}) { nodes { id } } }' },
 
     // Aggregates
