@@ -118,6 +118,11 @@ export function queryCorpus(c: CompatChain): CorpusQuery[] {
     { name: 'filter/like-notEqualTo', query: '{ allEvents(filter: {event: {notEqualTo: "Transfer"}, contract: {like: "con_%"}}) { nodes { contract event } } }' },
     { name: 'filter/bigfloat', query: '{ allStates(filter: {valueNumeric: {greaterThan: "1000000"}}, orderBy: KEY_ASC) { nodes { key valueNumeric } } }' },
     { name: 'filter/datetime', query: '{ allBlocks(filter: {blockTimeIso: {greaterThanOrEqualTo: "2000-01-01T00:00:00Z"}}) { totalCount } }' },
+    // Scalar input as PostgreSQL takes it (issue 31): its own `+00` output form, UTC, ISO basic format, infinity, a `+` sign
+    { name: 'scalar/datetime-forms', query: '{ a: allBlocks(filter: {blockTimeIso: {greaterThan: "2000-01-01T00:00:00+00"}}) { totalCount } b: allBlocks(filter: {blockTimeIso: {greaterThan: "2000-01-01 00:00:00 UTC"}}) { totalCount } c: allBlocks(filter: {blockTimeIso: {greaterThan: "20000101T000000Z"}}) { totalCount } d: allBlocks(filter: {blockTimeIso: {lessThan: "infinity"}}) { totalCount } e: allBlocks(filter: {blockTimeIso: {lessThan: "-infinity"}}) { totalCount } f: allBlocks(filter: {blockTimeIso: {greaterThan: "2000-01-01"}}) { totalCount } g: allBlocks(filter: {blockTimeIso: {greaterThan: "2000-01-01T05:30:00+0530"}}) { totalCount } }' },
+    { name: 'scalar/datetime-variable', query: 'query ($t: Datetime) { allBlocks(filter: {blockTimeIso: {greaterThanOrEqualTo: $t}}) { totalCount } }', variables: { t: '19700101 000000' } },
+    { name: 'scalar/bigint-bigfloat-sign', query: '{ blockByHeight(height: "+5") { height } allBlocks(filter: {height: {lessThan: " +3 "}}) { totalCount } allStates(filter: {valueNumeric: {greaterThan: "+1000000"}}) { totalCount } }' },
+    { name: 'error/datetime-invalid-day', query: '{ allBlocks(filter: {blockTimeIso: {greaterThan: "2026-02-29T00:00:00Z"}}) { nodes { height } } }' },
     { name: 'filter/relation-forward', query: `{ allEvents(filter: {transactionByTxHash: {sender: {equalTo: "${carol}"}, success: {equalTo: true}}}, orderBy: ID_ASC) { nodes { id event txHash } } }` },
     { name: 'filter/relation-forward-exists', query: '{ withTx: allStateChanges(filter: {transactionByTxHashExists: true}) { totalCount } withoutTx: allStateChanges(filter: {transactionByTxHashExists: false}) { totalCount } }' },
     { name: 'filter/relation-forward-nested', query: '{ allEvents(filter: {transactionByTxHash: {blockByBlockHeight: {txCount: {greaterThan: 1}}}}) { totalCount nodes { id txHash } } }' },
@@ -131,9 +136,9 @@ export function queryCorpus(c: CompatChain): CorpusQuery[] {
     { name: 'filter/not-empty-group', query: '{ a: allTransactions(filter: {not: {and: []}}) { totalCount } b: allTransactions(filter: {not: {or: []}}) { totalCount } c: allTransactions(filter: {not: {or: [{or: []}]}, success: {equalTo: true}}) { totalCount } }' },
     { name: 'filter/relation-empty-group', query: '{ some: allBlocks(filter: {transactionsByBlockHeight: {some: {or: []}}}) { totalCount } none: allBlocks(filter: {transactionsByBlockHeight: {none: {and: []}}}) { totalCount } every: allBlocks(filter: {transactionsByBlockHeight: {every: {or: []}}}) { totalCount } forward: allEvents(filter: {transactionByTxHash: {or: []}}) { totalCount } }' },
     { name: 'aggregate/having-empty-groups', query: '{ a: allTransactions { groupedAggregates(groupBy: CONTRACT, having: {OR: []}) { keys } } b: allTransactions { groupedAggregates(groupBy: CONTRACT, having: {AND: []}) { keys } } c: allTransactions { groupedAggregates(groupBy: CONTRACT, having: {OR: [{OR: []}, {sum: {chiUsed: {greaterThan: "100000000"}}}]}) { keys } } }' },
-    { name: 'error/filter-empty-item', query: '{ allTransactions(filter: {or: [{}]}) { totalCount } }' },
-    { name: 'error/filter-null-list', query: '{ allTransactions(filter: {or: null}) { totalCount } }' },
-    { name: 'error/filter-not-empty-object', query: '{ allTransactions(filter: {not: {}}) { totalCount } }' },
+    { name: 'error/filter-empty-item', query: '{ allTransactions(filter: {or: [{}]}) { nodes { hash } } }' },
+    { name: 'error/filter-null-list', query: '{ allTransactions(filter: {or: null}) { nodes { hash } } }' },
+    { name: 'error/filter-not-empty-object', query: '{ allTransactions(filter: {not: {}}) { nodes { hash } } }' },
     { name: 'error/json-filter-not-defined', query: '{ allEvents(filter: {dataIndexed: {contains: {pair: 1}}}) { nodes { id } } }' },
 
     // Aggregates
