@@ -130,8 +130,12 @@ export class ConnectionValue {
   }
 
   private async readPage(partition: Partition | null): Promise<Map<string, Page>> {
-    const rows = await this.ctx.sql.rows(pageSql(this.ctx.dbSchema, this.plan, partition, this.columns, this.ctx.rowBudget.remaining + 1));
-    this.ctx.rowBudget.take(rows.length);
+    // The budget counts the rows a page returns, not the one row read past each page to learn
+    // whether there is more: `first: 100000` fits `maxRowsRead: 100000`. The statement may read
+    // every page's look-ahead row besides the budget and one row more, so reaching its cap means
+    // the pages hold more than the budget.
+    const lookAheads = this.plan.limit === null ? 0 : partition ? partition.keys.length : 1;
+    const rows = await this.ctx.sql.rows(pageSql(this.ctx.dbSchema, this.plan, partition, this.columns, this.ctx.rowBudget.remaining + 1 + lookAheads));
     const groups = new Map<string, Row[]>();
     for (const row of rows) {
       const id = partition ? takeKey(row, partition.columns.length) : ROOT;
@@ -139,6 +143,10 @@ export class ConnectionValue {
       if (!group) groups.set(id, (group = []));
       group.push(tag(this.plan.table, row));
     }
+    const limit = this.plan.limit;
+    let returned = 0;
+    for (const group of groups.values()) returned += limit === null ? group.length : Math.min(group.length, limit);
+    this.ctx.rowBudget.take(returned);
     const out = new Map<string, Page>();
     for (const [id, group] of groups) out.set(id, pageOf(this.plan, group));
     return out;
@@ -150,7 +158,9 @@ export class ConnectionValue {
    * pages are handed to the loaders its ConnectionValues will ask.
    */
   private async readChain(partition: Partition | null): Promise<Map<string, Page>> {
-    const joined = await this.ctx.sql.table(chainPageSql(this.ctx.dbSchema, this.plan, partition, this.columns, this.chain, this.ctx.rowBudget.remaining + 1));
+    // Room for the look-ahead rows (and what hangs below them) besides the budget: they are read, not returned.
+    const cap = 2 * this.ctx.rowBudget.remaining + 2;
+    const joined = await this.ctx.sql.table(chainPageSql(this.ctx.dbSchema, this.plan, partition, this.columns, this.chain, cap));
     const at = new Map(joined.names.map((n, i) => [n, i]));
     const index = (name: string) => {
       const i = at.get(name);
@@ -198,7 +208,10 @@ export class ConnectionValue {
         parent = row;
       }
     }
-    this.ctx.rowBudget.take(seen.reduce((n, m) => n + m.size, 0));
+    // The budget counts the rows the pages return (each page's look-ahead row and what hangs
+    // below it are read, not returned). A statement that reached its cap may have been cut
+    // short: that is a request past its budget, refused, never a short page.
+    this.ctx.rowBudget.take(joined.rows.length >= cap ? this.ctx.rowBudget.remaining + 1 : this.returnedRows(groups.values(), children));
     this.chain.forEach((level, i) => {
       // One ConnectionValue stands for the level's loader; every parent's page is handed to it by key.
       let loader: ConnectionValue | null = null;
@@ -212,6 +225,18 @@ export class ConnectionValue {
     const out = new Map<string, Page>();
     for (const [id, group] of groups) out.set(id, pageOf(this.plan, group));
     return out;
+  }
+
+  /** Rows of the pages, level by level: each page's first `limit` rows and, below them, their children's pages. */
+  private returnedRows(top: Iterable<Row[]>, children: ReadonlyArray<Map<Row, Row[]>>): number {
+    const within = (rows: Row[], limit: number | null) => (limit === null ? rows : rows.slice(0, limit));
+    let level = [...top].flatMap((group) => within(group, this.plan.limit));
+    let count = level.length;
+    this.chain.forEach((chainLevel, i) => {
+      level = level.flatMap((parent) => within(children[i]!.get(parent) ?? [], chainLevel.plan.limit));
+      count += level.length;
+    });
+    return count;
   }
 
   cursorOf(row: Row): string {
