@@ -2,7 +2,7 @@ import type { ColumnDefinition, TableDefinition } from '../catalog/table-definit
 import { aggregateAlias, type GroupByValue, type RequestedAggregate } from '../sql/aggregates.js';
 import type { ConnectionPlan } from '../sql/connection-plan.js';
 import type { Sql } from '../sql/sql-fragment.js';
-import { aggregatesSql, chainPageSql, countSql, firstRowNumber, KEY_PREFIX, levelColumn, levelNames, pageSql, ROW_NUMBER, rowsByKeySql, type InlineLevel, type Partition } from '../sql/connection-sql.js';
+import { aggregatesSql, chainPageSql, COUNT_ALIAS, countSql, firstRowNumber, KEY_PREFIX, levelColumn, levelNames, pageSql, ROW_NUMBER, rowsByKeySql, type InlineLevel, type Partition } from '../sql/connection-sql.js';
 import { encodeCursor } from '../sql/cursor.js';
 import { BatchLoader, keyId } from './batch-loader.js';
 import type { GraphqlRequestContext } from './request-context.js';
@@ -243,11 +243,39 @@ export class ConnectionValue {
     return encodeCursor(this.plan.order, row);
   }
 
+  /** `totalCount`: in the aggregates statement when the same connection asks for `aggregates` too (summary below). */
   async totalCount(): Promise<number> {
-    return this.load<number>('count', 0, async (partition) => {
-      const rows = await this.ctx.sql.rows(countSql(this.ctx.dbSchema, this.plan, partition));
-      return new Map(rows.map((r) => [partition ? takeKey(r, partition.columns.length) : ROOT, Number(r.n)]));
-    });
+    const row = await this.summary().load(this.relation ? this.relation.values : [], null);
+    return row ? Number(row[COUNT_ALIAS] ?? 0) : 0;
+  }
+
+  /**
+   * One statement for a connection's `totalCount` and `aggregates`, as PostGraphile 5 plans
+   * them: what its resolvers ask for within one execution step (every parent's, each field's)
+   * is collected and read together — `count(*)` beside the aggregates — and a later step's
+   * request starts a new batch.
+   */
+  private summary(): SummaryBatch {
+    const id = loaderIdOf('summary', this.plan, this.relation);
+    const holder = this.ctx.memo(this.ctx, () => new Map<string, SummaryBatch>());
+    let batch = holder.get(id);
+    if (!batch || batch.dispatched) {
+      const fresh: SummaryBatch = new SummaryBatch((partition, requested, withCount) => this.readSummary(partition, requested, withCount), this.relation);
+      holder.set(id, fresh);
+      batch = fresh;
+    }
+    return batch;
+  }
+
+  private async readSummary(partition: Partition | null, requested: readonly RequestedAggregate[], withCount: boolean): Promise<Map<string, Row>> {
+    const sql = requested.length === 0
+      ? countSql(this.ctx.dbSchema, this.plan, partition)
+      : aggregatesSql(this.ctx.dbSchema, this.plan, partition, requested, [], null, withCount);
+    const rows = await this.ctx.sql.rows(sql);
+    return new Map(rows.map((r) => {
+      if (requested.length === 0) r[COUNT_ALIAS] = r.n;
+      return [partition ? takeKey(r, partition.columns.length) : ROOT, r];
+    }));
   }
 
   /**
@@ -268,13 +296,10 @@ export class ConnectionValue {
   }
 
   /** One row of aggregate values (`sum`, `min`… keyed by `aggregateAlias`); defaults when no row matched. */
-  aggregates(requested: readonly RequestedAggregate[]): Promise<Row> {
+  async aggregates(requested: readonly RequestedAggregate[]): Promise<Row> {
     const empty = Object.fromEntries(requested.map((a) => [aggregateAlias(a), a.kind.empty]));
-    const id = requested.map(aggregateAlias).sort().join(',');
-    return this.load<Row>(`aggregates:${id}`, empty, async (partition) => {
-      const rows = await this.ctx.sql.rows(aggregatesSql(this.ctx.dbSchema, this.plan, partition, requested));
-      return new Map(rows.map((r) => [partition ? takeKey(r, partition.columns.length) : ROOT, r]));
-    });
+    const row = await this.summary().load(this.relation ? this.relation.values : [], requested);
+    return row ? { ...empty, ...Object.fromEntries(requested.map((a) => [aggregateAlias(a), row[aggregateAlias(a)] ?? a.kind.empty])) } : empty;
   }
 
   /** `groupedAggregates`: one row per group, with `g<i>` holding the group keys as text. */
@@ -314,6 +339,35 @@ export class ConnectionValue {
         return run({ columns: relation.columns, keys: [...unique.values()] });
       }, keyId, missing),
     );
+  }
+}
+
+/**
+ * The `totalCount`/`aggregates` requests of one connection (plan and relation) within one
+ * execution step: the parents' keys and the union of what was asked, read by one statement
+ * when the step is done (BatchLoader's dispatch).
+ */
+class SummaryBatch {
+  dispatched = false;
+  private readonly requested = new Map<string, RequestedAggregate>();
+  private withCount = false;
+  private readonly loader: BatchLoader<readonly unknown[], Row | null>;
+
+  constructor(read: (partition: Partition | null, requested: readonly RequestedAggregate[], withCount: boolean) => Promise<Map<string, Row>>, relation: RelationKey | null) {
+    this.loader = new BatchLoader<readonly unknown[], Row | null>(async (keys) => {
+      this.dispatched = true;
+      const requested = [...this.requested.values()];
+      if (!relation) return read(null, requested, this.withCount);
+      const unique = new Map(keys.map((k) => [keyId(k), k]));
+      return read({ columns: relation.columns, keys: [...unique.values()] }, requested, this.withCount);
+    }, keyId, null);
+  }
+
+  /** `requested` null: the count. */
+  load(key: readonly unknown[], requested: readonly RequestedAggregate[] | null): Promise<Row | null> {
+    if (requested === null) this.withCount = true;
+    else for (const a of requested) this.requested.set(aggregateAlias(a), a);
+    return this.loader.load(key);
   }
 }
 

@@ -240,10 +240,14 @@ export function countSql(schema: string, plan: ConnectionPlan, partition: Partit
   return Sql.build`SELECT ${partitionSelect(partition)}count(*) AS "n" FROM ${tableRef(schema, plan.table)} AS ${quoteIdent(T)} WHERE ${partitionWhere(plan, partition)}${groupByPartition(partition)}`;
 }
 
-export function aggregatesSql(schema: string, plan: ConnectionPlan, partition: Partition | null, requested: readonly RequestedAggregate[], groupBy: readonly GroupByValue[] = [], having: Sql | null = null): Sql {
+/** The alias of the row count an aggregates statement carries along for `totalCount` (aggregatesSql `withCount`). */
+export const COUNT_ALIAS = '__n';
+
+/** Aggregates of the matching rows (per group); `withCount` adds `count(*)` so `totalCount` shares the statement. */
+export function aggregatesSql(schema: string, plan: ConnectionPlan, partition: Partition | null, requested: readonly RequestedAggregate[], groupBy: readonly GroupByValue[] = [], having: Sql | null = null, withCount = false): Sql {
   const groups = groupBy.map((g, i) => `${g.text ? g.text(T) : `(${g.sql(T)})::text`} AS ${quoteIdent(`g${i}`)}`);
   const aggs = requested.map((a) => `${aggregateSql(a, T)} AS ${quoteIdent(aggregateAlias(a))}`);
-  const selected = [...groups, ...aggs];
+  const selected = [...groups, ...aggs, ...(withCount ? [`count(*) AS ${quoteIdent(COUNT_ALIAS)}`] : [])];
   if (selected.length === 0) selected.push('1 AS "one"');
   // No ORDER BY, as pg-aggregates: groups come in the order PostgreSQL's grouping yields them.
   const order = '';
