@@ -16,29 +16,59 @@ import { ensureBuild } from './production-build.js';
 /**
  * chainhost's GraphQL sidecar (compiled build) against the real PostGraphile 5 with upstream's
  * preset (test/compat/postgraphile), both serving one PostgreSQL database in the same run:
- * p50/p99 of three representative queries — a lookup, an explorer's 10 latest blocks with
- * their transactions and events, and events by condition. 2,000 blocks × 10 transactions × 2
- * events, generated in SQL and vacuumed. Every request goes out alone (one at a time), the six
- * (query, server) pairs round-robin, so what else the machine does hits both servers alike.
+ * p50/p99 of representative queries — a lookup, an explorer's 10 latest blocks with their
+ * transactions and events, events by condition, a keyset page at 80% depth of a two-column
+ * order (each server's own cursor), an aggregate with `totalCount` — and the explorer query's
+ * throughput with 16 clients at once. BLOCKS × 10 transactions × 2 events (20,000 transactions
+ * by default; CHAIN_BENCH_TRANSACTIONS sets another count, e.g. 200000), generated in SQL and
+ * vacuumed. Latency: every request goes out alone, the (query, server) pairs round-robin, so
+ * what else the machine does hits both servers alike. Throughput: the servers take turns,
+ * two rounds each.
  */
-const BLOCKS = 2_000;
 const PER_BLOCK = 10;
+const BLOCKS = Math.max(100, Math.round(Number(process.env.CHAIN_BENCH_TRANSACTIONS ?? 20_000) / PER_BLOCK));
 /** CHAIN_BENCH_RUNS shortens a trial run; figures come from the default. */
 const RUNS = Number(process.env.CHAIN_BENCH_RUNS ?? 500);
 const WARMUP = Math.min(50, RUNS);
+const CLIENTS = 16;
+/** Requests per client and round of the throughput figure. */
+const PER_CLIENT = Math.max(5, Math.round(RUNS / 10));
 
-const LOOKUP_HASH = txHash(12_345);
-export const QUERIES: Record<string, { text: string; target?: string }> = {
+const LOOKUP_HASH = txHash(Math.min(12_345, BLOCKS * PER_BLOCK - 1));
+const NESTED = '10 blocks + transactions + events';
+const DEEP_ORDER = '[BLOCK_HEIGHT_DESC, TX_INDEX_DESC]';
+const DEEP_OFFSET = Math.floor(BLOCKS * PER_BLOCK * 0.8);
+
+interface BenchQuery {
+  text: string;
+  target?: string;
+  /** Variables asked of each server first (its own cursor); the query then runs with them. */
+  prepare?: { text: string; variables: (answer: any) => Record<string, unknown> };
+}
+
+export const QUERIES: Record<string, BenchQuery> = {
   'lookup transactionByHash': {
     text: `{ transactionByHash(hash: "${LOOKUP_HASH}") { hash blockHeight sender nonce contract function success chiUsed payload } }`,
   },
-  '10 blocks + transactions + events': {
+  [NESTED]: {
     text: `{ allBlocks(first: 10, orderBy: HEIGHT_DESC) { nodes { height blockHash txCount blockTimeIso
       transactionsByBlockHeight { nodes { hash sender contract function success chiUsed eventsByTxHash { nodes { event contract data dataIndexed } } } } } } }`,
-    target: 'ratio ≤ 1.2 (issue 15)',
+    target: 'ratio ≤ 1.1 (issue 31)',
   },
   'events by condition': {
     text: '{ allEvents(condition: {contract: "currency", event: "Transfer", signer: "sender_0007"}, orderBy: ID_DESC, first: 50) { totalCount nodes { id txHash blockHeight data dataIndexed } } }',
+  },
+  'keyset page at 80% depth, two-column order': {
+    prepare: {
+      text: `{ allTransactions(first: 1, offset: ${DEEP_OFFSET}, orderBy: ${DEEP_ORDER}) { pageInfo { endCursor } } }`,
+      variables: (answer) => ({ after: answer.data.allTransactions.pageInfo.endCursor }),
+    },
+    text: `query ($after: Cursor) { allTransactions(first: 20, after: $after, orderBy: ${DEEP_ORDER}) { nodes { hash blockHeight txIndex sender } pageInfo { hasNextPage endCursor } } }`,
+    target: 'ratio ≤ 1.5 (issue 31)',
+  },
+  'aggregate with totalCount': {
+    text: '{ allTransactions(condition: {sender: "sender_0007"}) { totalCount aggregates { sum { chiUsed } max { blockHeight } distinctCount { contract } } } }',
+    target: 'ratio ≤ 1.1 (issue 31)',
   },
 };
 
@@ -75,6 +105,15 @@ async function timed(server: ServerProcess, body: string): Promise<number> {
   return elapsed;
 }
 
+/** `clients` clients each sending `perClient` requests one after another; the wall time of all of them, in ms. */
+async function concurrent(server: ServerProcess, body: string, clients: number, perClient: number): Promise<number> {
+  const started = performance.now();
+  await Promise.all(Array.from({ length: clients }, async () => {
+    for (let i = 0; i < perClient; i++) await timed(server, body);
+  }));
+  return performance.now() - started;
+}
+
 export async function run(): Promise<BenchResult[]> {
   if (!(await postgresReachable(BASE_URL))) {
     process.stderr.write(`graphql-vs-postgraphile: PostgreSQL at ${BASE_URL} unreachable; PostGraphile needs the server, skipped\n`);
@@ -98,13 +137,20 @@ export async function run(): Promise<BenchResult[]> {
     const ours = await startSidecar(database.url, { built: true });
     servers.push(ours);
 
-    const pairs = Object.entries(QUERIES).flatMap(([name, q]) => [reference, ours].map((server) => ({
-      name, server, body: JSON.stringify({ query: q.text }), times: [] as number[],
-    })));
-    // Same work on both sides? Say so when the answers differ (the differential test has the details).
+    // Each server's request bodies: a query with `prepare` runs with variables from that server's own answer.
+    const bodyFor = async (server: ServerProcess, q: BenchQuery) => {
+      if (!q.prepare) return JSON.stringify({ query: q.text });
+      const answer = await postGraphql(server.url, JSON.stringify({ query: q.prepare.text }));
+      return JSON.stringify({ query: q.text, variables: q.prepare.variables(answer.body) });
+    };
+    const pairs: Array<{ name: string; server: ServerProcess; body: string; times: number[] }> = [];
     for (const [name, q] of Object.entries(QUERIES)) {
-      const body = JSON.stringify({ query: q.text });
-      const [theirs, mine] = [await postGraphql(reference.url, body), await postGraphql(ours.url, body)];
+      for (const server of [reference, ours]) pairs.push({ name, server, body: await bodyFor(server, q), times: [] });
+    }
+    // Same work on both sides? Say so when the answers differ (the differential test has the details).
+    for (const name of Object.keys(QUERIES)) {
+      const [a, b] = [reference, ours].map((server) => pairs.find((p) => p.name === name && p.server === server)!);
+      const [theirs, mine] = [await postGraphql(reference.url, a!.body), await postGraphql(ours.url, b!.body)];
       if (canonicalAnswer(theirs) !== canonicalAnswer(mine)) process.stderr.write(`graphql-vs-postgraphile: the answers to "${name}" differ between the servers\n`);
     }
     for (let i = 0; i < WARMUP; i++) for (const p of pairs) await timed(p.server, p.body);
@@ -114,12 +160,13 @@ export async function run(): Promise<BenchResult[]> {
       const sorted = pairs.find((p) => p.name === name && p.server === server)!.times.sort((a, b) => a - b);
       return { p50: percentile(sorted, 50), p99: percentile(sorted, 99) };
     };
+    const size = `${BLOCKS * PER_BLOCK} transactions`;
     const results: BenchResult[] = [];
     for (const [name, q] of Object.entries(QUERIES)) {
       const [theirs, mine] = [stats(name, reference), stats(name, ours)];
       for (const p of ['p50', 'p99'] as const) {
         results.push({
-          name: `GraphQL ${name} ${p} (${RUNS} sequential runs, round-robin)`,
+          name: `GraphQL ${name} ${p} (${RUNS} sequential runs, round-robin, ${size})`,
           value: mine[p],
           unit: 'ms',
           baseline: { name: 'PostGraphile 5, same database', value: theirs[p] },
@@ -128,6 +175,28 @@ export async function run(): Promise<BenchResult[]> {
         });
       }
     }
+    // Throughput of the explorer query with 16 clients at once, the servers taking turns.
+    const nestedBody = JSON.stringify({ query: QUERIES[NESTED]!.text });
+    const served = new Map<ServerProcess, { requests: number; ms: number }>([[reference, { requests: 0, ms: 0 }], [ours, { requests: 0, ms: 0 }]]);
+    await concurrent(reference, nestedBody, CLIENTS, Math.min(PER_CLIENT, 10));
+    await concurrent(ours, nestedBody, CLIENTS, Math.min(PER_CLIENT, 10));
+    for (let round = 0; round < 2; round++) {
+      for (const server of round === 0 ? [reference, ours] : [ours, reference]) {
+        const ms = await concurrent(server, nestedBody, CLIENTS, PER_CLIENT);
+        const total = served.get(server)!;
+        total.requests += CLIENTS * PER_CLIENT;
+        total.ms += ms;
+      }
+    }
+    const perSecond = (server: ServerProcess) => (served.get(server)!.requests / served.get(server)!.ms) * 1000;
+    results.push({
+      name: `GraphQL ${NESTED} throughput, ${CLIENTS} clients (${2 * CLIENTS * PER_CLIENT} requests per server, alternating, ${size})`,
+      value: perSecond(ours),
+      unit: 'req/s',
+      baseline: { name: 'PostGraphile 5, same database', value: perSecond(reference) },
+      ratio: perSecond(reference) / perSecond(ours),
+      target: 'ratio ≤ 1.0, i.e. ours ≥ PostGraphile (issue 31)',
+    });
     return results;
   } finally {
     for (const s of servers.reverse()) await s.stop().catch(() => undefined);

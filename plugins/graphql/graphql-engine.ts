@@ -3,7 +3,8 @@ import { execute, type ExecutionResult, type GraphQLSchema } from 'graphql';
 import type { Logger } from 'chainhost/plugin';
 import { BDS_TABLES, POSTGRAPHILE_ROOT_ORDER } from './catalog/bds-tables.js';
 import type { BdsSource } from './database/bds-source.js';
-import { bdsStatusView } from './database/bds-status-view.js';
+import { bdsStatusView, sharedStatus } from './database/bds-status-view.js';
+import { TableRowEstimates } from './database/table-row-estimates.js';
 import { DocumentCache, withinStack } from './execution/document-cache.js';
 import { checkQueryLimits, type QueryLimits } from './execution/query-limits.js';
 import { createRequestContext, type GraphqlRequestContext } from './execution/request-context.js';
@@ -22,6 +23,8 @@ export interface GraphqlEngine {
   readonly schema: GraphQLSchema;
   readonly source: BdsSource;
   readonly limits: QueryLimits;
+  /** Rows per table for the query cost; `refresh()` loads them (the plugin awaits it at start). */
+  readonly rowEstimates: TableRowEstimates;
   readonly documents: DocumentCache;
   context(): GraphqlRequestContext;
   execute(query: string, variables?: Record<string, unknown> | null, operationName?: string | null): Promise<ExecutionResult>;
@@ -33,15 +36,20 @@ export type EngineOptions = Pick<GraphqlOptions, 'path' | 'graphiql' | 'bodyLimi
 export function createGraphqlEngine(source: BdsSource, options: EngineOptions, contributions: readonly GraphqlContribution[], log: Logger): GraphqlEngine {
   const tables = [...BDS_TABLES, ...contributions.flatMap((c) => (c.kind === 'table' ? [c.table] : []))];
   const fields = contributions.flatMap((c) => (c.kind === 'fields' ? [c.fields] : []));
-  const schema = buildGraphqlSchema({ tables, fields, status: (ctx) => bdsStatusView(ctx, source), dbSchema: source.schema, dynamicJson: options.dynamicJson, rootOrder: POSTGRAPHILE_ROOT_ORDER });
+  // One status computation shared by concurrent requests and reused briefly: 1,000 aliases of
+  // `bdsStatus` (or as many clients polling it) cost one read of the database, not 1,000.
+  const status = sharedStatus((ctx: GraphqlRequestContext) => bdsStatusView(ctx, source));
+  const schema = buildGraphqlSchema({ tables, fields, status, dbSchema: source.schema, dynamicJson: options.dynamicJson, rootOrder: POSTGRAPHILE_ROOT_ORDER });
   const runner = new KnexSqlRunner(() => source.knex, { timeoutMs: options.statementTimeoutMs, cancelOnTimeout: source.kind === 'postgres', prepare: source.kind === 'postgres', log });
-  const limits = queryLimitsOf(options);
+  const rowEstimates = new TableRowEstimates(source, options.maxRowsRead + 1);
+  const limits: QueryLimits = { ...queryLimitsOf(options), rowEstimate: (table) => rowEstimates.get(table) };
   const documents = new DocumentCache(schema, options.maxTokens);
   const context = () => createRequestContext(source.schema, runner, { max: options.maxPageSize, relation: options.relationPageSize }, options.maxRowsRead);
   return {
     schema,
     source,
     limits,
+    rowEstimates,
     context,
     async execute(query, variables = null, operationName = null) {
       let document;
@@ -69,6 +77,6 @@ export function createGraphqlEngine(source: BdsSource, options: EngineOptions, c
   };
 }
 
-export function queryLimitsOf(options: Pick<GraphqlOptions, 'maxDepth' | 'maxComplexity' | 'maxPageSize' | 'relationPageSize'>): QueryLimits {
-  return { maxDepth: options.maxDepth, maxComplexity: options.maxComplexity, maxPageSize: options.maxPageSize, relationPageSize: options.relationPageSize };
+export function queryLimitsOf(options: Pick<GraphqlOptions, 'maxDepth' | 'maxComplexity' | 'maxPageSize' | 'relationPageSize' | 'maxRowsRead'>): QueryLimits {
+  return { maxDepth: options.maxDepth, maxComplexity: options.maxComplexity, maxPageSize: options.maxPageSize, relationPageSize: options.relationPageSize, maxRowsRead: options.maxRowsRead };
 }

@@ -53,11 +53,16 @@ export const graphqlConfigSchema = z.strictObject({
    * `RESULT_TOO_LARGE` — never a silently shortened page.
    */
   maxRowsRead: int(1, 100_000_000).default(100_000),
-  /** Deepest field nesting of a query (introspection has its own fixed limit). */
+  /**
+   * Deepest nesting of a query in relation levels (a root field, a relation, `node`; not the
+   * `nodes`/`edges`/`pageInfo` wrappers between them); introspection has its own fixed limit.
+   */
   maxDepth: int(2, 100).default(16),
   /**
-   * Largest estimated cost of a document before it runs: its object and connection fields,
-   * × `first`/`last` where given (nested pages multiply), introspection lists × the schema's size.
+   * Largest estimated cost of a document before it runs: its object and connection fields
+   * (every alias on its own) × the rows they are read for — `first`/`last` × the parents, but no
+   * more than the table holds (its row estimate) or `maxRowsRead` — introspection lists × the
+   * schema's size.
    */
   maxComplexity: int(10, 100_000_000).default(250_000),
   /**

@@ -48,7 +48,7 @@ export const graphqlPlugin = definePlugin({
       capability: 'read',
       router: graphqlRouter({
         path: o.path, graphiql: o.graphiql, bodyLimitBytes: o.bodyLimitBytes,
-        limits: queryLimitsOf(o),
+        limits: { ...queryLimitsOf(o), rowEstimate: (table) => s.engine?.rowEstimates.get(table) ?? null },
         schema: () => engine().schema,
         documents: () => engine().documents,
         context: () => engine().context(),
@@ -86,6 +86,8 @@ export const graphqlPlugin = definePlugin({
       throw new BootError('plugin_failed', `graphql cannot build its schema: ${err instanceof Error ? err.message : String(err)}`, { cause: err });
     }
     await warnWhenTablesMissing(source, ctx.log);
+    // The query cost judges a connection by its table's rows: have them before the first request.
+    await s.engine.rowEstimates.refresh();
     ctx.log.info(`GraphQL reads ${source.describe()}`);
   },
   async stop(ctx) {

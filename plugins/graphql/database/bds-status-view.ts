@@ -4,8 +4,8 @@ import type { BdsStatusView } from '../schema/bds-status-type.js';
 import type { BdsSource } from './bds-source.js';
 
 /**
- * `bdsStatus`: the indexed height is read from the database on every call (so it is exact for
- * read-after-write); worker fields come from the BDS worker when it runs in this process.
+ * `bdsStatus`: the indexed height is read from the database (at most STATUS_TTL_MS old, see
+ * sharedStatus); worker fields come from the BDS worker when it runs in this process.
  */
 export async function bdsStatusView(ctx: GraphqlRequestContext, source: BdsSource): Promise<BdsStatusView> {
   const s = quoteIdent(ctx.dbSchema);
@@ -26,5 +26,27 @@ export async function bdsStatusView(ctx: GraphqlRequestContext, source: BdsSourc
     readReplicaLag: num((worker?.read_replica as { lag_blocks?: unknown } | null | undefined)?.lag_blocks),
     catchingUp: typeof worker?.catching_up === 'boolean' ? worker.catching_up : null,
     alerts: Array.isArray(worker?.alerts) ? worker.alerts : null,
+  };
+}
+
+/** How long one reading of the status serves further requests. */
+export const STATUS_TTL_MS = 250;
+
+/**
+ * `compute` shared: while a reading runs every caller waits for that one; once done it serves
+ * callers for `ttlMs`, then the next caller starts a new one. A failed reading is not kept.
+ * Polling for read-after-write sees a new height at most `ttlMs` late.
+ */
+export function sharedStatus<C>(compute: (ctx: C) => Promise<BdsStatusView>, ttlMs = STATUS_TTL_MS): (ctx: C) => Promise<BdsStatusView> {
+  let current: { value: Promise<BdsStatusView>; doneAt: number | null } | null = null;
+  return (ctx) => {
+    if (current && (current.doneAt === null || Date.now() - current.doneAt < ttlMs)) return current.value;
+    const entry: { value: Promise<BdsStatusView>; doneAt: number | null } = { value: compute(ctx), doneAt: null };
+    current = entry;
+    entry.value.then(
+      () => { entry.doneAt = Date.now(); },
+      () => { if (current === entry) current = null; },
+    );
+    return entry.value;
   };
 }

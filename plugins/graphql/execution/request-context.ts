@@ -44,8 +44,8 @@ export class RowBudget {
     this.used += rows;
     if (this.used > this.max) {
       throw new GraphQLError(
-        `the query reads more than ${this.max} rows (plugins.graphql.maxRowsRead); ask for fewer rows with first/last, or narrow it with condition or filter`,
-        { extensions: { code: 'RESULT_TOO_LARGE', maxRowsRead: this.max } },
+        `the query reads more than ${this.max} rows (plugins.graphql.maxRowsRead): at least ${this.used}, ${this.used - this.max} over; ask for fewer rows with first/last, or narrow it with condition or filter`,
+        { extensions: { code: 'RESULT_TOO_LARGE', maxRowsRead: this.max, rowsRead: this.used } },
       );
     }
   }

@@ -2,7 +2,7 @@ import type { ColumnDefinition, TableDefinition } from '../catalog/table-definit
 import { aggregateAlias, type GroupByValue, type RequestedAggregate } from '../sql/aggregates.js';
 import type { ConnectionPlan } from '../sql/connection-plan.js';
 import type { Sql } from '../sql/sql-fragment.js';
-import { aggregatesSql, chainPageSql, countSql, firstRowNumber, KEY_PREFIX, levelColumn, levelNames, pageSql, ROW_NUMBER, rowsByKeySql, type InlineLevel, type Partition } from '../sql/connection-sql.js';
+import { aggregatesSql, chainPageSql, COUNT_ALIAS, countSql, firstRowNumber, KEY_PREFIX, levelColumn, levelNames, pageSql, ROW_NUMBER, rowsByKeySql, type InlineLevel, type Partition } from '../sql/connection-sql.js';
 import { encodeCursor } from '../sql/cursor.js';
 import { BatchLoader, keyId } from './batch-loader.js';
 import type { GraphqlRequestContext } from './request-context.js';
@@ -130,8 +130,12 @@ export class ConnectionValue {
   }
 
   private async readPage(partition: Partition | null): Promise<Map<string, Page>> {
-    const rows = await this.ctx.sql.rows(pageSql(this.ctx.dbSchema, this.plan, partition, this.columns, this.ctx.rowBudget.remaining + 1));
-    this.ctx.rowBudget.take(rows.length);
+    // The budget counts the rows a page returns, not the one row read past each page to learn
+    // whether there is more: `first: 100000` fits `maxRowsRead: 100000`. The statement may read
+    // every page's look-ahead row besides the budget and one row more, so reaching its cap means
+    // the pages hold more than the budget.
+    const lookAheads = this.plan.limit === null ? 0 : partition ? partition.keys.length : 1;
+    const rows = await this.ctx.sql.rows(pageSql(this.ctx.dbSchema, this.plan, partition, this.columns, this.ctx.rowBudget.remaining + 1 + lookAheads));
     const groups = new Map<string, Row[]>();
     for (const row of rows) {
       const id = partition ? takeKey(row, partition.columns.length) : ROOT;
@@ -139,6 +143,10 @@ export class ConnectionValue {
       if (!group) groups.set(id, (group = []));
       group.push(tag(this.plan.table, row));
     }
+    const limit = this.plan.limit;
+    let returned = 0;
+    for (const group of groups.values()) returned += limit === null ? group.length : Math.min(group.length, limit);
+    this.ctx.rowBudget.take(returned);
     const out = new Map<string, Page>();
     for (const [id, group] of groups) out.set(id, pageOf(this.plan, group));
     return out;
@@ -150,7 +158,9 @@ export class ConnectionValue {
    * pages are handed to the loaders its ConnectionValues will ask.
    */
   private async readChain(partition: Partition | null): Promise<Map<string, Page>> {
-    const joined = await this.ctx.sql.table(chainPageSql(this.ctx.dbSchema, this.plan, partition, this.columns, this.chain, this.ctx.rowBudget.remaining + 1));
+    // Room for the look-ahead rows (and what hangs below them) besides the budget: they are read, not returned.
+    const cap = 2 * this.ctx.rowBudget.remaining + 2;
+    const joined = await this.ctx.sql.table(chainPageSql(this.ctx.dbSchema, this.plan, partition, this.columns, this.chain, cap));
     const at = new Map(joined.names.map((n, i) => [n, i]));
     const index = (name: string) => {
       const i = at.get(name);
@@ -198,7 +208,10 @@ export class ConnectionValue {
         parent = row;
       }
     }
-    this.ctx.rowBudget.take(seen.reduce((n, m) => n + m.size, 0));
+    // The budget counts the rows the pages return (each page's look-ahead row and what hangs
+    // below it are read, not returned). A statement that reached its cap may have been cut
+    // short: that is a request past its budget, refused, never a short page.
+    this.ctx.rowBudget.take(joined.rows.length >= cap ? this.ctx.rowBudget.remaining + 1 : this.returnedRows(groups.values(), children));
     this.chain.forEach((level, i) => {
       // One ConnectionValue stands for the level's loader; every parent's page is handed to it by key.
       let loader: ConnectionValue | null = null;
@@ -214,15 +227,55 @@ export class ConnectionValue {
     return out;
   }
 
+  /** Rows of the pages, level by level: each page's first `limit` rows and, below them, their children's pages. */
+  private returnedRows(top: Iterable<Row[]>, children: ReadonlyArray<Map<Row, Row[]>>): number {
+    const within = (rows: Row[], limit: number | null) => (limit === null ? rows : rows.slice(0, limit));
+    let level = [...top].flatMap((group) => within(group, this.plan.limit));
+    let count = level.length;
+    this.chain.forEach((chainLevel, i) => {
+      level = level.flatMap((parent) => within(children[i]!.get(parent) ?? [], chainLevel.plan.limit));
+      count += level.length;
+    });
+    return count;
+  }
+
   cursorOf(row: Row): string {
     return encodeCursor(this.plan.order, row);
   }
 
+  /** `totalCount`: in the aggregates statement when the same connection asks for `aggregates` too (summary below). */
   async totalCount(): Promise<number> {
-    return this.load<number>('count', 0, async (partition) => {
-      const rows = await this.ctx.sql.rows(countSql(this.ctx.dbSchema, this.plan, partition));
-      return new Map(rows.map((r) => [partition ? takeKey(r, partition.columns.length) : ROOT, Number(r.n)]));
-    });
+    const row = await this.summary().load(this.relation ? this.relation.values : [], null);
+    return row ? Number(row[COUNT_ALIAS] ?? 0) : 0;
+  }
+
+  /**
+   * One statement for a connection's `totalCount` and `aggregates`, as PostGraphile 5 plans
+   * them: what its resolvers ask for within one execution step (every parent's, each field's)
+   * is collected and read together — `count(*)` beside the aggregates — and a later step's
+   * request starts a new batch.
+   */
+  private summary(): SummaryBatch {
+    const id = loaderIdOf('summary', this.plan, this.relation);
+    const holder = this.ctx.memo(this.ctx, () => new Map<string, SummaryBatch>());
+    let batch = holder.get(id);
+    if (!batch || batch.dispatched) {
+      const fresh: SummaryBatch = new SummaryBatch((partition, requested, withCount) => this.readSummary(partition, requested, withCount), this.relation);
+      holder.set(id, fresh);
+      batch = fresh;
+    }
+    return batch;
+  }
+
+  private async readSummary(partition: Partition | null, requested: readonly RequestedAggregate[], withCount: boolean): Promise<Map<string, Row>> {
+    const sql = requested.length === 0
+      ? countSql(this.ctx.dbSchema, this.plan, partition)
+      : aggregatesSql(this.ctx.dbSchema, this.plan, partition, requested, [], null, withCount);
+    const rows = await this.ctx.sql.rows(sql);
+    return new Map(rows.map((r) => {
+      if (requested.length === 0) r[COUNT_ALIAS] = r.n;
+      return [partition ? takeKey(r, partition.columns.length) : ROOT, r];
+    }));
   }
 
   /**
@@ -243,13 +296,10 @@ export class ConnectionValue {
   }
 
   /** One row of aggregate values (`sum`, `min`… keyed by `aggregateAlias`); defaults when no row matched. */
-  aggregates(requested: readonly RequestedAggregate[]): Promise<Row> {
+  async aggregates(requested: readonly RequestedAggregate[]): Promise<Row> {
     const empty = Object.fromEntries(requested.map((a) => [aggregateAlias(a), a.kind.empty]));
-    const id = requested.map(aggregateAlias).sort().join(',');
-    return this.load<Row>(`aggregates:${id}`, empty, async (partition) => {
-      const rows = await this.ctx.sql.rows(aggregatesSql(this.ctx.dbSchema, this.plan, partition, requested));
-      return new Map(rows.map((r) => [partition ? takeKey(r, partition.columns.length) : ROOT, r]));
-    });
+    const row = await this.summary().load(this.relation ? this.relation.values : [], requested);
+    return row ? { ...empty, ...Object.fromEntries(requested.map((a) => [aggregateAlias(a), row[aggregateAlias(a)] ?? a.kind.empty])) } : empty;
   }
 
   /** `groupedAggregates`: one row per group, with `g<i>` holding the group keys as text. */
@@ -289,6 +339,35 @@ export class ConnectionValue {
         return run({ columns: relation.columns, keys: [...unique.values()] });
       }, keyId, missing),
     );
+  }
+}
+
+/**
+ * The `totalCount`/`aggregates` requests of one connection (plan and relation) within one
+ * execution step: the parents' keys and the union of what was asked, read by one statement
+ * when the step is done (BatchLoader's dispatch).
+ */
+class SummaryBatch {
+  dispatched = false;
+  private readonly requested = new Map<string, RequestedAggregate>();
+  private withCount = false;
+  private readonly loader: BatchLoader<readonly unknown[], Row | null>;
+
+  constructor(read: (partition: Partition | null, requested: readonly RequestedAggregate[], withCount: boolean) => Promise<Map<string, Row>>, relation: RelationKey | null) {
+    this.loader = new BatchLoader<readonly unknown[], Row | null>(async (keys) => {
+      this.dispatched = true;
+      const requested = [...this.requested.values()];
+      if (!relation) return read(null, requested, this.withCount);
+      const unique = new Map(keys.map((k) => [keyId(k), k]));
+      return read({ columns: relation.columns, keys: [...unique.values()] }, requested, this.withCount);
+    }, keyId, null);
+  }
+
+  /** `requested` null: the count. */
+  load(key: readonly unknown[], requested: readonly RequestedAggregate[] | null): Promise<Row | null> {
+    if (requested === null) this.withCount = true;
+    else for (const a of requested) this.requested.set(aggregateAlias(a), a);
+    return this.loader.load(key);
   }
 }
 

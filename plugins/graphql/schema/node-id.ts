@@ -1,4 +1,4 @@
-import type { TableDefinition } from '../catalog/table-definition.js';
+import { columnOf, type TableDefinition } from '../catalog/table-definition.js';
 
 /**
  * PostGraphile's global object ids: base64 of `[nodeAlias, ...primaryKeyValues]`, the alias
@@ -11,8 +11,16 @@ export function nodeAliasOf(table: TableDefinition): string {
 export function encodeNodeId(table: TableDefinition, row: Record<string, unknown>): string {
   const values = table.primaryKey.map((c) => {
     const v = row[c];
-    if (typeof v === 'bigint') return Number.isSafeInteger(Number(v)) ? Number(v) : v.toString();
-    return v;
+    if (v === null || v === undefined) return v;
+    switch (columnOf(table, c).type) {
+      case 'bigint':
+      case 'numeric':
+        return String(v);
+      case 'integer':
+        return Number(v);
+      default:
+        return typeof v === 'bigint' ? v.toString() : v;
+    }
   });
   return Buffer.from(JSON.stringify([nodeAliasOf(table), ...values])).toString('base64');
 }

@@ -10,8 +10,10 @@ import { jsonText } from '../json-text.js';
  * whatever the driver hands over (number, bigint, string, Date) so the shape never depends on
  * the database handle's type parsers.
  */
-const INTEGER = /^-?\d+$/;
-const DECIMAL = /^-?(?:\d+(?:\.\d*)?|\.\d+)(?:[eE][+-]?\d+)?$/;
+/** PostgreSQL's int8 and numeric input (a sign, `+5`, included; numeric also NaN and ±Infinity since PostgreSQL 14). */
+const INTEGER = /^[+-]?\d+$/;
+const DECIMAL = /^[+-]?(?:\d+(?:\.\d*)?|\.\d+)(?:[eE][+-]?\d+)?$/;
+const DECIMAL_WORD = /^(?:nan|[+-]?inf(?:inity)?)$/i;
 
 /**
  * PostGraphile's string scalars (BigInt, BigFloat, Datetime, Cursor) take only string literals:
@@ -55,7 +57,7 @@ export const GraphQLBigInt = new GraphQLScalarType({
 function parseBigFloat(text: string | InvalidScalarValue): string | InvalidScalarValue {
   if (text instanceof InvalidScalarValue) return text;
   const t = text.trim();
-  if (!DECIMAL.test(t)) return new InvalidScalarValue(`BigFloat cannot represent ${JSON.stringify(text)}: expected a decimal such as "12.5"`);
+  if (!DECIMAL.test(t) && !DECIMAL_WORD.test(t)) return new InvalidScalarValue(`BigFloat cannot represent ${JSON.stringify(text)}: expected a decimal such as "12.5"`);
   return t;
 }
 
@@ -83,10 +85,42 @@ export function formatDatetime(value: unknown): string {
   return `${m[1]}T${m[2]}.${(m[3] ?? '').padEnd(6, '0')}${zone}`;
 }
 
+/**
+ * The ISO 8601 forms PostgreSQL's timestamptz input takes (PostGraphile hands the text to it):
+ * extended or basic date (`2026-11-27`, `20261127`), an optional time after `T` or a space
+ * (`05:23`, `05:23:18.5`, `052318`), an optional zone (`Z`, `UTC`, `GMT`, `+00`, `+05:30`,
+ * `+0530`, with or without a space before it, as PostgreSQL prints `+00`), and `infinity` /
+ * `-infinity`. The text goes to PostgreSQL unchanged; fields are range-checked here so a bad
+ * date fails its field with a message naming it rather than as a database error.
+ */
+const ISO_DATETIME = new RegExp(
+  '^(?:(\\d{4,})-(\\d{1,2})-(\\d{1,2})|(\\d{4})(\\d{2})(\\d{2}))'
+  + '(?:(?:T|\\s+)(?:(\\d{1,2}):(\\d{2})(?::(\\d{2})(?:\\.\\d+)?)?|(\\d{2})(\\d{2})(?:(\\d{2})(?:\\.\\d+)?)?)'
+  + '(?:\\s*(?:Z|UTC|GMT|[+-]\\d{1,2}(?::?\\d{2}){0,2}))?)?$',
+  'i',
+);
+const DATETIME_WORD = /^-?infinity$/i;
+
+function datetimeFieldsValid(m: RegExpExecArray): boolean {
+  const [year, month, day] = (m[1] !== undefined ? [m[1], m[2], m[3]] : [m[4], m[5], m[6]]).map(Number) as [number, number, number];
+  const [hour, minute, second] = (m[7] !== undefined ? [m[7], m[8], m[9]] : [m[10], m[11], m[12]]).map((v) => Number(v ?? 0)) as [number, number, number];
+  if (year < 1 || month < 1 || month > 12 || day < 1) return false;
+  const days = new Date(Date.UTC(2000, month, 0)).getUTCDate() - (month === 2 && !isLeap(year) ? 1 : 0);
+  if (day > days) return false;
+  if (hour > 24 || minute > 59 || second > 60) return false;
+  return hour < 24 || (minute === 0 && second === 0);
+}
+
+function isLeap(year: number): boolean {
+  return (year % 4 === 0 && year % 100 !== 0) || year % 400 === 0;
+}
+
 function parseDatetime(text: string | InvalidScalarValue): string | InvalidScalarValue {
   if (text instanceof InvalidScalarValue) return text;
   const t = text.trim();
-  if (!/^\d{4}-\d{2}-\d{2}/.test(t) || Number.isNaN(Date.parse(t.replace(' ', 'T')))) {
+  if (DATETIME_WORD.test(t)) return t;
+  const m = ISO_DATETIME.exec(t);
+  if (!m || !datetimeFieldsValid(m)) {
     return new InvalidScalarValue(`Datetime cannot represent ${JSON.stringify(text)}: expected ISO-8601 such as "2026-01-01T00:00:00Z"`);
   }
   return t;

@@ -69,29 +69,54 @@ function orderSql(terms: readonly OrderTerm[], reverse: boolean, alias = T): str
 /**
  * Rows strictly after `values` in the order (PostgreSQL's default null placement: last when
  * ascending, first when descending). `before` is `after` under the reversed order.
+ *
+ * A leading run of plain, NOT NULL columns in one direction is compared as one row value,
+ * `(a, b) < (x, y)`, as PostGraphile 5 writes it: PostgreSQL takes that as an index condition,
+ * so a page deep in the order costs what the first page costs (`a < x OR (a = x AND b < y)` is
+ * only a filter: every row before the cursor is read and dropped). When the order goes on in
+ * another direction (or over a nullable column or an aggregate), the run's `>=` bound leads
+ * as the index range and the rest decides the ties: `(a) <= (x) AND ((a) < (x) OR ((a) = (x)
+ * AND b > y))`.
  */
 export function boundSql(terms: readonly OrderTerm[], values: readonly unknown[], reverse: boolean, alias = T): Sql {
-  let predicate: Sql = FALSE;
-  for (let i = terms.length - 1; i >= 0; i--) {
-    const term = terms[i]!;
-    const c = termSql(term, alias);
-    const v = values[i];
-    const descending = term.descending !== reverse;
-    const nullable = term.column.nullable ?? false;
-    let after: Sql;
-    if (v === null) after = descending ? Sql.raw(`${c} IS NOT NULL`) : FALSE;
-    else {
-      const cmp = Sql.build`${c} ${descending ? '<' : '>'} ${Sql.value(v, term.column.type)}`;
-      after = !descending && nullable ? Sql.or([cmp, Sql.raw(`${c} IS NULL`)]) : cmp;
-    }
-    if (i === terms.length - 1) {
-      predicate = after;
-      continue;
-    }
-    const equal = v === null ? Sql.raw(`${c} IS NULL`) : Sql.build`${c} = ${Sql.value(v, term.column.type)}`;
-    predicate = Sql.or([after, Sql.and([equal, predicate])]);
+  if (terms.length === 0) return FALSE;
+  const descending = terms[0]!.descending !== reverse;
+  let run = 0;
+  while (run < terms.length && rowComparable(terms[run]!, values[run]) && (terms[run]!.descending !== reverse) === descending) run++;
+  if (run === 0) return termStep(terms, values, reverse, alias);
+  const rowOf = (sqls: Sql[]) => (sqls.length === 1 ? sqls[0]! : Sql.build`(${Sql.join(sqls, ', ')})`);
+  const left = rowOf(terms.slice(0, run).map((t) => Sql.raw(termSql(t, alias))));
+  const right = () => rowOf(terms.slice(0, run).map((t, i) => Sql.value(values[i], t.column.type)));
+  const strict = Sql.build`${left} ${descending ? '<' : '>'} ${right()}`;
+  if (run === terms.length) return strict;
+  const rest = boundSql(terms.slice(run), values.slice(run), reverse, alias);
+  return Sql.and([
+    Sql.build`${left} ${descending ? '<=' : '>='} ${right()}`,
+    Sql.or([strict, Sql.and([Sql.build`${left} = ${right()}`, rest])]),
+  ]);
+}
+
+/** A term a row value can compare: a plain NOT NULL column with a non-null cursor value. */
+function rowComparable(term: OrderTerm, value: unknown): boolean {
+  return !term.expression && !(term.column.nullable ?? false) && value !== null && value !== undefined;
+}
+
+/** The first term on its own (nullable column, null value, aggregate), then the others on its ties. */
+function termStep(terms: readonly OrderTerm[], values: readonly unknown[], reverse: boolean, alias: string): Sql {
+  const term = terms[0]!;
+  const c = termSql(term, alias);
+  const v = values[0];
+  const descending = term.descending !== reverse;
+  const nullable = term.column.nullable ?? false;
+  let after: Sql;
+  if (v === null) after = descending ? Sql.raw(`${c} IS NOT NULL`) : FALSE;
+  else {
+    const cmp = Sql.build`${c} ${descending ? '<' : '>'} ${Sql.value(v, term.column.type)}`;
+    after = !descending && nullable ? Sql.or([cmp, Sql.raw(`${c} IS NULL`)]) : cmp;
   }
-  return predicate;
+  if (terms.length === 1) return after;
+  const equal = v === null ? Sql.raw(`${c} IS NULL`) : Sql.build`${c} = ${Sql.value(v, term.column.type)}`;
+  return Sql.or([after, Sql.and([equal, boundSql(terms.slice(1), values.slice(1), reverse, alias)])]);
 }
 
 /** condition/filter plus the `after`/`before` cursor bounds. */
@@ -215,10 +240,14 @@ export function countSql(schema: string, plan: ConnectionPlan, partition: Partit
   return Sql.build`SELECT ${partitionSelect(partition)}count(*) AS "n" FROM ${tableRef(schema, plan.table)} AS ${quoteIdent(T)} WHERE ${partitionWhere(plan, partition)}${groupByPartition(partition)}`;
 }
 
-export function aggregatesSql(schema: string, plan: ConnectionPlan, partition: Partition | null, requested: readonly RequestedAggregate[], groupBy: readonly GroupByValue[] = [], having: Sql | null = null): Sql {
+/** The alias of the row count an aggregates statement carries along for `totalCount` (aggregatesSql `withCount`). */
+export const COUNT_ALIAS = '__n';
+
+/** Aggregates of the matching rows (per group); `withCount` adds `count(*)` so `totalCount` shares the statement. */
+export function aggregatesSql(schema: string, plan: ConnectionPlan, partition: Partition | null, requested: readonly RequestedAggregate[], groupBy: readonly GroupByValue[] = [], having: Sql | null = null, withCount = false): Sql {
   const groups = groupBy.map((g, i) => `${g.text ? g.text(T) : `(${g.sql(T)})::text`} AS ${quoteIdent(`g${i}`)}`);
   const aggs = requested.map((a) => `${aggregateSql(a, T)} AS ${quoteIdent(aggregateAlias(a))}`);
-  const selected = [...groups, ...aggs];
+  const selected = [...groups, ...aggs, ...(withCount ? [`count(*) AS ${quoteIdent(COUNT_ALIAS)}`] : [])];
   if (selected.length === 0) selected.push('1 AS "one"');
   // No ORDER BY, as pg-aggregates: groups come in the order PostgreSQL's grouping yields them.
   const order = '';

@@ -35,13 +35,18 @@ export function havingColumns(table: TableDefinition): Array<{ kind: AggregateKi
   return columns.length ? AGGREGATE_KINDS.map((kind) => ({ kind, columns })) : [];
 }
 
-export function havingSql(table: TableDefinition, having: Record<string, unknown>): Sql {
+/**
+ * The HAVING condition, or null when the input adds none. As in the filter (where-clause.ts),
+ * PostGraphile drops a condition group nothing was added to: `having: {OR: []}` keeps every
+ * group, and `{OR: [{OR: []}, X]}` is X.
+ */
+export function havingSql(table: TableDefinition, having: Record<string, unknown>): Sql | null {
   const parts: Sql[] = [];
   for (const [key, value] of Object.entries(having)) {
     if (value === undefined || value === null) continue;
     if (key === 'AND' || key === 'OR') {
-      const items = (value as Record<string, unknown>[]).map((item) => havingSql(table, item));
-      parts.push(key === 'AND' ? Sql.and(items) : Sql.or(items));
+      const items = (value as Array<Record<string, unknown> | null>).flatMap((item) => (item ? [havingSql(table, item)] : [])).filter((p): p is Sql => p !== null);
+      if (items.length) parts.push(key === 'AND' ? Sql.and(items) : Sql.or(items));
       continue;
     }
     const kind = AGGREGATE_KINDS.find((k) => k.id === key);
@@ -57,5 +62,5 @@ export function havingSql(table: TableDefinition, having: Record<string, unknown
       }
     }
   }
-  return Sql.and(parts);
+  return parts.length ? Sql.and(parts) : null;
 }

@@ -53,9 +53,24 @@ function withSubject(compiled: Sql, subject: Sql): Sql {
 const NULL_LITERAL = 'Null literals are forbidden in filter argument input.';
 const EMPTY_OBJECT = 'Empty objects are forbidden in filter argument input.';
 
+/**
+ * connection-filter on PostGraphile 5 builds nested condition groups that are dropped when
+ * nothing was added to them (@dataplan/pg's PgCondition, `ignoreUnlessAmended`): an empty
+ * `or: []` or `and: []`, a `not` or a relation filter over such a group add no condition at
+ * all, wherever they stand (`{or: [{or: []}, X]}` is X, `{not: {and: []}}` is every row). So
+ * a group compiles to `null` ("no condition"), never to FALSE or TRUE, which would differ
+ * inside an `or` or under a `not`.
+ */
 export function filterSql(table: TableDefinition, alias: string, filter: Record<string, unknown> | null | undefined, catalog: TableCatalog | null = null): Sql {
   if (filter === null || filter === undefined) return TRUE;
-  return new FilterCompiler(table, alias, catalog, { next: 0 }).object(filter);
+  return new FilterCompiler(table, alias, catalog, { next: 0 }).object(filter) ?? TRUE;
+}
+
+/** AND / OR of the groups that add a condition; null when none does. */
+function group(parts: ReadonlyArray<Sql | null>, combine: 'and' | 'or'): Sql | null {
+  const present = parts.filter((p): p is Sql => p !== null);
+  if (present.length === 0) return null;
+  return combine === 'and' ? Sql.and(present) : Sql.or(present);
 }
 
 const operatorCache = new Map<string, Map<string, OperatorSpec>>();
@@ -79,9 +94,10 @@ class FilterCompiler {
     this.relations = new Map((catalog?.relationsOf(table) ?? []).map((r) => [r.field, r]));
   }
 
-  object(filter: Record<string, unknown>): Sql {
+  /** The filter object's condition, or null when it adds none (empty `and`/`or` groups). */
+  object(filter: Record<string, unknown>): Sql | null {
     if (Object.keys(filter).length === 0) throw argumentError(EMPTY_OBJECT);
-    const parts: Sql[] = [];
+    const parts: Array<Sql | null> = [];
     for (const [key, value] of Object.entries(filter)) {
       if (value === undefined) continue;
       if (value === null) throw argumentError(NULL_LITERAL);
@@ -90,23 +106,24 @@ class FilterCompiler {
           if (item === null) throw argumentError(NULL_LITERAL);
           return this.object(item);
         });
-        parts.push(key === 'and' ? Sql.and(items) : Sql.or(items));
+        parts.push(group(items, key));
       } else if (key === 'not') {
-        parts.push(Sql.build`NOT (${this.object(value as Record<string, unknown>)})`);
+        const inner = this.object(value as Record<string, unknown>);
+        parts.push(inner === null ? null : Sql.build`NOT (${inner})`);
       } else if (this.columns.has(key)) {
         parts.push(this.column(this.columns.get(key)!, value as Record<string, unknown>));
       } else {
         parts.push(this.relation(key, value));
       }
     }
-    return Sql.and(parts);
+    return group(parts, 'and');
   }
 
   /**
    * connection-filter's relation filters as EXISTS subqueries over the related table: forward
    * `{…}` (the related row matches) and `…Exists`; backward `{some|every|none}` and `…Exist`.
    */
-  private relation(key: string, value: unknown): Sql {
+  private relation(key: string, value: unknown): Sql | null {
     const exists = /Exists?$/.exec(key);
     const relation = this.relations.get(key) ?? (exists ? this.relations.get(key.slice(0, exists.index)) : undefined);
     const wanted = relation && exists && relation.field !== key
@@ -122,24 +139,29 @@ class FilterCompiler {
       if (f === null) throw argumentError(NULL_LITERAL);
       return new FilterCompiler(relation.other, other, this.catalog, this.aliases).object(f as Record<string, unknown>);
     };
-    if (relation.direction === 'forward') return some(inner(value));
+    // A relation filter whose inner filter adds no condition is dropped, not "a related row exists" (ignoreUnlessAmended).
+    const when = (f: unknown, build: (where: Sql) => Sql) => {
+      const where = inner(f);
+      return where === null ? null : build(where);
+    };
+    if (relation.direction === 'forward') return when(value, some);
     const quantifiers = value as Record<string, unknown>;
     if (Object.keys(quantifiers).length === 0) throw argumentError(EMPTY_OBJECT);
-    const parts: Sql[] = [];
+    const parts: Array<Sql | null> = [];
     for (const [q, f] of Object.entries(quantifiers)) {
       if (f === undefined) continue;
-      if (q === 'some') parts.push(some(inner(f)));
-      else if (q === 'none') parts.push(Sql.build`NOT ${some(inner(f))}`);
-      else if (q === 'every') parts.push(Sql.build`NOT ${some(Sql.build`NOT (${inner(f)})`)}`);
+      if (q === 'some') parts.push(when(f, some));
+      else if (q === 'none') parts.push(when(f, (w) => Sql.build`NOT ${some(w)}`));
+      else if (q === 'every') parts.push(when(f, (w) => Sql.build`NOT ${some(Sql.build`NOT (${w})`)}`));
       else if (q === 'aggregates') parts.push(this.aggregates(relation, other, from, join, f as Record<string, unknown>));
       else throw argumentError(`${key} has no field ${q}`);
     }
-    return Sql.and(parts);
+    return group(parts, 'and');
   }
 
   /** `aggregates: {filter, sum: {col: {greaterThan: …}}, …}`: each condition on an aggregate of the related rows that pass `filter`. */
-  private aggregates(relation: TableRelation, other: string, from: string, join: string, input: Record<string, unknown>): Sql {
-    const rowFilter = input.filter ? new FilterCompiler(relation.other, other, this.catalog, this.aliases).object(input.filter as Record<string, unknown>) : TRUE;
+  private aggregates(relation: TableRelation, other: string, from: string, join: string, input: Record<string, unknown>): Sql | null {
+    const rowFilter = (input.filter ? new FilterCompiler(relation.other, other, this.catalog, this.aliases).object(input.filter as Record<string, unknown>) : null) ?? TRUE;
     const parts: Sql[] = [];
     for (const [key, value] of Object.entries(input)) {
       if (key === 'filter' || value === null || value === undefined) continue;
@@ -153,7 +175,7 @@ class FilterCompiler {
         parts.push(this.operators(result, aggregate, operators as Record<string, unknown>));
       }
     }
-    return Sql.and(parts);
+    return parts.length ? Sql.and(parts) : null;
   }
 
   private column(column: ColumnDefinition, operators: Record<string, unknown>): Sql {

@@ -26,6 +26,7 @@ describe('GraphQL compatibility with PostGraphile 5 under upstream\'s preset (di
   let chain: CompatChain;
   let reference: ServerProcess | null = null;
   let ours: ServerProcess | null = null;
+  let inHost: ServerProcess | null = null;
   const report: string[] = [];
 
   before(async function () {
@@ -37,8 +38,8 @@ describe('GraphQL compatibility with PostGraphile 5 under upstream\'s preset (di
     kit = Object.assign({},
       await import('./support/compat-servers.js'), await import('./support/compat-pair.js'),
       await import('./support/schema-diff.js'), await import('./support/corpus-runner.js'), await import('./support/query-corpus.js'));
-    pair = await kit.startCompatPair('chain_pgcompat');
-    ({ chain, reference, ours } = pair);
+    pair = await kit.startCompatPair('chain_pgcompat', { inHost: true });
+    ({ chain, reference, ours, inHost } = pair);
   });
 
   after(async function () {
@@ -58,16 +59,24 @@ describe('GraphQL compatibility with PostGraphile 5 under upstream\'s preset (di
     assert.ok(unexplained.length === 0 && stale.length === 0, failure('schema', unexplained, stale));
   });
 
-  it('answers the query corpus exactly as PostGraphile does', async function () {
+  const answersCorpus = async (server: () => ServerProcess, label: string) => {
     const corpus = kit.queryCorpus(chain);
     assert.ok(corpus.length >= 60, `the corpus holds ${corpus.length} queries`);
-    const { differences: diffs, details, corpusProblems } = await kit.runCorpus(reference!.url, ours!.url, corpus);
+    const { differences: diffs, details, corpusProblems } = await kit.runCorpus(reference!.url, server().url, corpus);
     const { unexplained, stale, allowed } = applyAllowList(diffs, 'query/');
-    report.push(`# Answers: ${unexplained.length} of ${corpus.length} queries differ (${allowed} allowed)`, ...summary(unexplained),
+    report.push(`# Answers (${label}): ${unexplained.length} of ${corpus.length} queries differ (${allowed} allowed)`, ...summary(unexplained),
       ...corpusProblems.map((p) => `CORPUS PROBLEM ${p}`), ...unexplained.map((d) => `${d.id}\n    ${d.detail}`), ...stale.map(staleLine), '',
-      '# Full answers of the differing queries', ...details);
+      `# Full answers of the differing queries (${label})`, ...details);
     assert.deepEqual(corpusProblems, [], 'corpus queries that PostGraphile itself refuses (fix the corpus)');
-    assert.ok(unexplained.length === 0 && stale.length === 0, failure(`answers (of ${corpus.length} queries)`, unexplained, stale));
+    assert.ok(unexplained.length === 0 && stale.length === 0, failure(`answers of ${label} (of ${corpus.length} queries)`, unexplained, stale));
+  };
+
+  it('answers the query corpus exactly as PostGraphile does (the chain-graphql sidecar)', async function () {
+    await answersCorpus(() => ours!, 'sidecar');
+  });
+
+  it('answers the query corpus exactly as PostGraphile does (the graphql plugin in a host beside bds)', async function () {
+    await answersCorpus(() => inHost!, 'in-host plugin');
   });
 });
 

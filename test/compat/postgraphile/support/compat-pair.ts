@@ -5,19 +5,21 @@ import { TEST_POSTGRES_URL } from '../../../support/databases.js';
 import { fillCompatChain, type CompatChain } from './compat-chain.js';
 import { createDatabase, hideMigrationTables } from './compat-database.js';
 import { ensureCompatInstalled } from './compat-install.js';
-import { startPostgraphile, startSidecar, type ServerProcess } from './compat-servers.js';
+import { startInHost, startPostgraphile, startSidecar, type ServerProcess } from './compat-servers.js';
 
 /** The real PostGraphile 5 and chainhost's sidecar over one database the devnet and BDS filled. */
 export interface CompatPair {
   chain: CompatChain;
   reference: ServerProcess;
   ours: ServerProcess;
+  /** The graphql plugin in a host beside bds (bds's database handle), when asked for. */
+  inHost: ServerProcess | null;
   /** Stops both servers, drops the database, removes the scratch directory. */
   stop(): Promise<void>;
 }
 
 /** Installs PostGraphile when needed, creates and fills a database named after `name`, starts both servers; on failure cleans up what it made. */
-export async function startCompatPair(name: string): Promise<CompatPair> {
+export async function startCompatPair(name: string, options: { inHost?: boolean } = {}): Promise<CompatPair> {
   ensureCompatInstalled();
   const home = mkdtempSync(path.join(os.tmpdir(), `${name.replace(/_/g, '-')}-`));
   let database: { url: string; drop(): Promise<void> } | null = null;
@@ -37,7 +39,9 @@ export async function startCompatPair(name: string): Promise<CompatPair> {
     servers.push(reference);
     const ours = await startSidecar(database.url);
     servers.push(ours);
-    return { chain, reference, ours, stop };
+    const inHost = options.inHost ? await startInHost(database.url) : null;
+    if (inHost) servers.push(inHost);
+    return { chain, reference, ours, inHost, stop };
   } catch (err) {
     await stop();
     throw err;

@@ -126,6 +126,38 @@ export async function startSidecar(connection: string, options: { built?: boolea
   }
 }
 
+/**
+ * The GraphQL plugin inside a host beside the `bds` plugin (`chain-host` with `bds` as a
+ * read-only reader, `writer: false`, and `graphql`): GraphQL reads through bds's own database
+ * handle and its type parsers (BIGINT as numbers, timestamps in Python's form), not the
+ * sidecar's text parsers, so the differential test sees what a host's users get.
+ */
+export async function startInHost(connection: string, options: { timeoutMs?: number } = {}): Promise<ServerProcess> {
+  const home = await mkdtemp(path.join(os.tmpdir(), 'chain-host-graphql-compat-'));
+  const config = path.join(home, '.chainrc.json');
+  await writeFile(config, JSON.stringify({ home, plugins: { bds: { writer: false, schema: 'public' }, graphql: { host: '127.0.0.1', port: 0 } } }));
+  const child = spawn(process.execPath, ['--conditions=chainhost-source', '--import', 'tsx', path.join(REPO_ROOT, 'host/bin/chain-host.ts'), '--config', config], {
+    cwd: REPO_ROOT,
+    env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '', NODE_OPTIONS: process.env.NODE_OPTIONS ?? '', CHAIN_BDS_DATABASE_URL: connection },
+    stdio: ['pipe', 'pipe', 'pipe'],
+  });
+  const { output, exited } = watch(child);
+  const stopChild = stopper(child, exited);
+  const stop = async () => {
+    await stopChild();
+    await rm(home, { recursive: true, force: true });
+  };
+  try {
+    const m = await untilOutput(child, output, /graphql: (http:\/\/127\.0\.0\.1:\d+)/, 'chain-host (bds + graphql)', options.timeoutMs ?? 90_000);
+    const url = `${m[1]}/graphql`;
+    await untilServing(url, 'chain-host graphql', output, options.timeoutMs ?? 90_000);
+    return { name: 'chainhost-in-host', url, child, output, stop };
+  } catch (err) {
+    await stop();
+    throw err;
+  }
+}
+
 export interface HttpAnswer {
   status: number;
   /** The parsed body (the raw text when it is not JSON). */

@@ -78,6 +78,14 @@ export function queryCorpus(c: CompatChain): CorpusQuery[] {
     { name: 'conn/allTransactions-latest', query: '{ allTransactions(first: 20, orderBy: BLOCK_HEIGHT_DESC) { nodes { hash blockHeight txIndex contract function success } } }' },
     { name: 'conn/allTransactions-latest-cursors', query: `{ allTransactions(first: 4, orderBy: BLOCK_HEIGHT_DESC) { edges { cursor node { hash } } ${PAGE} } }` },
     { name: 'conn/allTransactions-latest-page2', from: 'conn/allTransactions-latest-cursors', variablesFrom: (p) => ({ after: p.data.allTransactions.pageInfo.endCursor }), query: 'query ($after: Cursor) { allTransactions(first: 4, orderBy: BLOCK_HEIGHT_DESC, after: $after) { nodes { hash blockHeight txIndex } } }' },
+    // Keyset pages on multi-column orders (issue 31: row-value cursor conditions): same direction, mixed, nullable
+    { name: 'conn/keyset-two-desc', query: `{ allTransactions(first: 5, orderBy: [BLOCK_HEIGHT_DESC, TX_INDEX_DESC]) { nodes { hash } ${PAGE} } }` },
+    { name: 'conn/keyset-two-desc-page2', from: 'conn/keyset-two-desc', variablesFrom: (p) => ({ after: p.data.allTransactions.pageInfo.endCursor }), query: `query ($after: Cursor) { allTransactions(first: 5, after: $after, orderBy: [BLOCK_HEIGHT_DESC, TX_INDEX_DESC]) { nodes { hash blockHeight txIndex } ${PAGE} } }` },
+    { name: 'conn/keyset-two-desc-before', from: 'conn/keyset-two-desc-page2', variablesFrom: (p) => ({ before: p.data.allTransactions.pageInfo.endCursor }), query: `query ($before: Cursor) { allTransactions(last: 4, before: $before, orderBy: [BLOCK_HEIGHT_DESC, TX_INDEX_DESC]) { nodes { hash } ${PAGE} } }` },
+    { name: 'conn/keyset-mixed', query: `{ allTransactions(first: 6, orderBy: [CONTRACT_ASC, BLOCK_HEIGHT_DESC]) { nodes { hash } ${PAGE} } }` },
+    { name: 'conn/keyset-mixed-page2', from: 'conn/keyset-mixed', variablesFrom: (p) => ({ after: p.data.allTransactions.pageInfo.endCursor }), query: `query ($after: Cursor) { allTransactions(first: 6, after: $after, orderBy: [CONTRACT_ASC, BLOCK_HEIGHT_DESC]) { nodes { hash contract blockHeight } ${PAGE} } }` },
+    { name: 'conn/keyset-nullable', query: `{ allStateChanges(first: 4, orderBy: [TX_HASH_DESC, WRITE_INDEX_ASC]) { nodes { changeId } ${PAGE} } }` },
+    { name: 'conn/keyset-nullable-page2', from: 'conn/keyset-nullable', variablesFrom: (p) => ({ after: p.data.allStateChanges.pageInfo.endCursor }), query: `query ($after: Cursor) { allStateChanges(first: 4, after: $after, orderBy: [TX_HASH_DESC, WRITE_INDEX_ASC]) { nodes { changeId txHash writeIndex } ${PAGE} } }` },
     { name: 'conn/allTransactions-multi-order', query: '{ allTransactions(orderBy: [CONTRACT_ASC, BLOCK_HEIGHT_DESC]) { nodes { contract blockHeight hash } } }' },
     { name: 'conn/allTransactions-natural', query: '{ allTransactions(first: 3, orderBy: NATURAL) { nodes { hash } } }' },
     { name: 'conn/allTransactions-primary-key-desc', query: '{ allTransactions(first: 4, orderBy: PRIMARY_KEY_DESC) { nodes { hash } } }' },
@@ -110,12 +118,27 @@ export function queryCorpus(c: CompatChain): CorpusQuery[] {
     { name: 'filter/like-notEqualTo', query: '{ allEvents(filter: {event: {notEqualTo: "Transfer"}, contract: {like: "con_%"}}) { nodes { contract event } } }' },
     { name: 'filter/bigfloat', query: '{ allStates(filter: {valueNumeric: {greaterThan: "1000000"}}, orderBy: KEY_ASC) { nodes { key valueNumeric } } }' },
     { name: 'filter/datetime', query: '{ allBlocks(filter: {blockTimeIso: {greaterThanOrEqualTo: "2000-01-01T00:00:00Z"}}) { totalCount } }' },
+    // Scalar input as PostgreSQL takes it (issue 31): its own `+00` output form, UTC, ISO basic format, infinity, a `+` sign
+    { name: 'scalar/datetime-forms', query: '{ a: allBlocks(filter: {blockTimeIso: {greaterThan: "2000-01-01T00:00:00+00"}}) { totalCount } b: allBlocks(filter: {blockTimeIso: {greaterThan: "2000-01-01 00:00:00 UTC"}}) { totalCount } c: allBlocks(filter: {blockTimeIso: {greaterThan: "20000101T000000Z"}}) { totalCount } d: allBlocks(filter: {blockTimeIso: {lessThan: "infinity"}}) { totalCount } e: allBlocks(filter: {blockTimeIso: {lessThan: "-infinity"}}) { totalCount } f: allBlocks(filter: {blockTimeIso: {greaterThan: "2000-01-01"}}) { totalCount } g: allBlocks(filter: {blockTimeIso: {greaterThan: "2000-01-01T05:30:00+0530"}}) { totalCount } }' },
+    { name: 'scalar/datetime-variable', query: 'query ($t: Datetime) { allBlocks(filter: {blockTimeIso: {greaterThanOrEqualTo: $t}}) { totalCount } }', variables: { t: '19700101 000000' } },
+    { name: 'scalar/bigint-bigfloat-sign', query: '{ blockByHeight(height: "+5") { height } allBlocks(filter: {height: {lessThan: " +3 "}}) { totalCount } allStates(filter: {valueNumeric: {greaterThan: "+1000000"}}) { totalCount } }' },
+    { name: 'error/datetime-invalid-day', query: '{ allBlocks(filter: {blockTimeIso: {greaterThan: "2026-02-29T00:00:00Z"}}) { nodes { height } } }' },
     { name: 'filter/relation-forward', query: `{ allEvents(filter: {transactionByTxHash: {sender: {equalTo: "${carol}"}, success: {equalTo: true}}}, orderBy: ID_ASC) { nodes { id event txHash } } }` },
     { name: 'filter/relation-forward-exists', query: '{ withTx: allStateChanges(filter: {transactionByTxHashExists: true}) { totalCount } withoutTx: allStateChanges(filter: {transactionByTxHashExists: false}) { totalCount } }' },
     { name: 'filter/relation-forward-nested', query: '{ allEvents(filter: {transactionByTxHash: {blockByBlockHeight: {txCount: {greaterThan: 1}}}}) { totalCount nodes { id txHash } } }' },
     { name: 'filter/relation-backward-some', query: '{ allBlocks(filter: {transactionsByBlockHeight: {some: {contract: {equalTo: "con_dex"}}}}) { nodes { height txCount } } }' },
     { name: 'filter/relation-backward-every-none', query: '{ every: allBlocks(filter: {transactionsByBlockHeight: {every: {success: {equalTo: true}}}}) { totalCount } none: allBlocks(filter: {transactionsByBlockHeight: {none: {contract: {equalTo: "currency"}}}}) { totalCount } }' },
     { name: 'filter/relation-backward-exist', query: '{ allBlocks(filter: {transactionsByBlockHeightExist: false}, first: 5, orderBy: HEIGHT_DESC) { nodes { height } } }' },
+    // Empty and/or groups (issue 31): no condition at all wherever they stand, in filters and in having
+    { name: 'filter/empty-or-and', query: '{ or: allTransactions(filter: {or: []}) { totalCount } and: allTransactions(filter: {and: []}) { totalCount } both: allTransactions(filter: {and: [], or: []}) { totalCount } }' },
+    { name: 'filter/empty-or-inside-and', query: '{ allTransactions(filter: {and: [{or: []}, {contract: {in: ["currency", "con_dex"]}}]}, orderBy: HASH_ASC) { totalCount nodes { hash } } }' },
+    { name: 'filter/empty-group-inside-or', query: '{ a: allTransactions(filter: {or: [{or: []}, {contract: {equalTo: "con_dex"}}]}) { totalCount } b: allTransactions(filter: {or: [{and: []}, {function: {equalTo: "approve"}}]}) { totalCount } }' },
+    { name: 'filter/not-empty-group', query: '{ a: allTransactions(filter: {not: {and: []}}) { totalCount } b: allTransactions(filter: {not: {or: []}}) { totalCount } c: allTransactions(filter: {not: {or: [{or: []}]}, success: {equalTo: true}}) { totalCount } }' },
+    { name: 'filter/relation-empty-group', query: '{ some: allBlocks(filter: {transactionsByBlockHeight: {some: {or: []}}}) { totalCount } none: allBlocks(filter: {transactionsByBlockHeight: {none: {and: []}}}) { totalCount } every: allBlocks(filter: {transactionsByBlockHeight: {every: {or: []}}}) { totalCount } forward: allEvents(filter: {transactionByTxHash: {or: []}}) { totalCount } }' },
+    { name: 'aggregate/having-empty-groups', query: '{ a: allTransactions { groupedAggregates(groupBy: CONTRACT, having: {OR: []}) { keys } } b: allTransactions { groupedAggregates(groupBy: CONTRACT, having: {AND: []}) { keys } } c: allTransactions { groupedAggregates(groupBy: CONTRACT, having: {OR: [{OR: []}, {sum: {chiUsed: {greaterThan: "100000000"}}}]}) { keys } } }' },
+    { name: 'error/filter-empty-item', query: '{ allTransactions(filter: {or: [{}]}) { nodes { hash } } }' },
+    { name: 'error/filter-null-list', query: '{ allTransactions(filter: {or: null}) { nodes { hash } } }' },
+    { name: 'error/filter-not-empty-object', query: '{ allTransactions(filter: {not: {}}) { nodes { hash } } }' },
     { name: 'error/json-filter-not-defined', query: '{ allEvents(filter: {dataIndexed: {contains: {pair: 1}}}) { nodes { id } } }' },
 
     // Aggregates
@@ -139,6 +162,10 @@ export function queryCorpus(c: CompatChain): CorpusQuery[] {
     { name: 'nested/address-relations', query: `{ addressByAddress(address: "${carol}") { address transactionByLastTxHash { hash contract } } }` },
     { name: 'nested/relation-aggregates', query: '{ allBlocks(first: 6, orderBy: HEIGHT_DESC) { nodes { height transactionsByBlockHeight { aggregates { sum { chiUsed } } } } } }' },
 
+    // Work limits that refuse only real work (issue 31): "fetch all" idioms, capped children, 10 relation levels
+    { name: 'limits/fetch-all-idioms', query: '{ allTransactions(first: 2147483647, orderBy: HASH_ASC) { totalCount nodes { hash } pageInfo { hasNextPage } } allBlocks(first: 1000000) { nodes { height } } allEvents(first: 250000) { totalCount } }' },
+    { name: 'limits/explorer-capped-children', query: '{ allBlocks(first: 100, orderBy: HEIGHT_DESC) { nodes { height transactionsByBlockHeight(first: 100) { nodes { hash eventsByTxHash(first: 100) { nodes { id event } } } } } } }' },
+    { name: 'limits/ten-relation-levels', query: '{ allBlocks(first: 1, orderBy: HEIGHT_DESC, filter: {txCount: {greaterThan: 0}}) { nodes { height transactionsByBlockHeight(first: 1, orderBy: TX_INDEX_ASC) { nodes { hash blockByBlockHeight { height transactionsByBlockHeight(first: 1, orderBy: TX_INDEX_ASC) { nodes { hash blockByBlockHeight { height transactionsByBlockHeight(first: 1, orderBy: TX_INDEX_ASC) { nodes { hash blockByBlockHeight { height transactionsByBlockHeight(first: 1, orderBy: TX_INDEX_ASC) { nodes { hash blockByBlockHeight { height transactionsByBlockHeight(first: 1, orderBy: TX_INDEX_ASC) { nodes { hash  } } } } } } } } } } } } } } } } }' },
     // Documents: operation names, fragments, aliases, directives, variables with defaults, field order
     { name: 'doc/operation-name', query: '', rawBody: JSON.stringify({ query: 'query A { blockByHeight(height: "1") { height } } query B { blockByHeight(height: "2") { height blockHash } }', operationName: 'B' }) },
     { name: 'doc/fragments-aliases-typename', query: `fragment T on Transaction { hash function } { first: transactionByHash(hash: "${c.transfers[0]}") { __typename ...T } second: transactionByHash(hash: "${c.deploy}") { ... on Transaction { ...T success } } }` },

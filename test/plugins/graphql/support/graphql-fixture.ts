@@ -39,8 +39,12 @@ export async function openFixture(target: TestDatabase, options: { engine?: Part
   if (!options.empty) await writeFixture(db.knex);
   const source: BdsSource = { knex: db.knex, schema: db.schema, kind: db.kind, describe: () => db.describe(), close: async () => undefined };
   const engine = createGraphqlEngine(source, engineOptions(options.engine), options.contributions ?? [], silentLogger);
+  // The cost's table row figures, loaded once as the plugin does at start; their reloads are not the queries' statements.
+  await engine.rowEstimates.refresh();
   const statements: string[] = [];
-  db.knex.on('query', (q: { sql: string }) => statements.push(q.sql));
+  db.knex.on('query', (q: { sql: string }) => {
+    if (!/pg_catalog\.pg_class|count\(\*\)::int AS n FROM \(SELECT 1 FROM/.test(q.sql)) statements.push(q.sql);
+  });
   const run = (query: string, variables?: Record<string, unknown>) => engine.execute(query, variables ?? null);
   return {
     db,
