@@ -14,7 +14,8 @@ import { addressPage } from './pages/address-page.js';
 import { dexPage, pairPage } from './pages/dex-pages.js';
 import { tokenPage, tokensPage } from './pages/token-pages.js';
 import { CANDLE_INTERVALS } from '../reads/dex-reads.js';
-import { addLiveScriptRoute } from './live-route.js';
+import { addExplorerScriptRoute } from './live-route.js';
+import { homeLiveUpdate } from './pages/home-live.js';
 import { statePage } from './pages/state-page.js';
 import { txPage } from './pages/tx-page.js';
 import { searchTarget } from './search.js';
@@ -38,7 +39,13 @@ export function explorerRouter(services: DashboardServices): Router {
   };
 
   router.get('/', (ctx) => ctx.redirect('/explorer'));
-  addLiveScriptRoute(router);
+  addExplorerScriptRoute(router);
+  router.get('/explorer/live', async (ctx) => {
+    const after = intParam(ctx.query, 'after', 0, 0, Number.MAX_SAFE_INTEGER);
+    const r = await readContext(services, ctx);
+    ctx.set('Cache-Control', 'no-store');
+    ctx.body = await homeLiveUpdate(r, after);
+  });
 
   page('/explorer', (ctx) => optionalIntParam(ctx.query, 'max_height', 1, Number.MAX_SAFE_INTEGER), (r, maxHeight) => homePage(r, services.targets, maxHeight));
   page('/explorer/block/:height', (ctx) => heightParam(ctx.params.height!), blockPage);

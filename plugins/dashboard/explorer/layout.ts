@@ -1,6 +1,7 @@
 import { html, trusted, type SafeHtml } from './html.js';
 import { href } from './format.js';
 import { HIGHLIGHT_CSS } from './python-highlight.js';
+import { EXPLORER_SCRIPT_PATH } from './live-route.js';
 
 export type Section = 'blocks' | 'tokens' | 'dex' | 'contracts' | 'addresses' | 'events' | null;
 
@@ -8,8 +9,6 @@ export interface PageView {
   title: string;
   section: Section;
   body: SafeHtml;
-  /** Scripts of our own origin (`/explorer/assets/…`) that enhance a page which works without them. */
-  scripts?: string[];
 }
 
 /**
@@ -60,6 +59,11 @@ figure.chart{margin:0;overflow-x:auto}figure.chart svg{width:100%;min-width:560p
 .intervals{display:flex;flex-wrap:wrap;gap:.3rem .6rem;margin:0 0 .6rem}.intervals a,.intervals strong{padding:.1rem .5rem;border-radius:6px;border:1px solid #c8d3dd}
 .intervals strong{background:#12263a;color:#fff}
 tr.fresh td{background:#eef7ee}
+p.lead{font-size:1.08rem;background:#fff;border:1px solid #dde3e8;border-left:4px solid #0b5cad;border-radius:10px;padding:.7rem 1rem;margin:0 0 1rem;overflow-wrap:anywhere}
+.fail-reason{color:#b3261e;font-family:ui-monospace,SFMono-Regular,Menlo,Consolas,monospace;font-size:.88em}
+td.what{white-space:normal;min-width:16rem;max-width:32rem;overflow-wrap:anywhere}
+details{margin:.3rem 0}details>summary{cursor:pointer;font-weight:600;padding:.3rem 0;color:#0b5cad}
+.amt{font-variant-numeric:tabular-nums}
 .needs-bds{border-left:3px solid #f0c36d;padding-left:.6rem}
 @media (max-width:600px){body{font-size:14px}main{padding:.6rem}dl.kv{grid-template-columns:1fr}dl.kv dt{margin-top:.35rem}header .bar{gap:.4rem .8rem}}
 ${HIGHLIGHT_CSS}`);
@@ -84,7 +88,7 @@ export function renderPage(view: PageView, rpc: string | null): string {
 <meta name="viewport" content="width=device-width,initial-scale=1">
 <title>${view.title} · chainhost explorer</title>
 <link rel="icon" href="data:,">
-<style>${CSS}</style>${(view.scripts ?? []).map((src) => html`<script src="${src}" defer></script>`)}</head>
+<style>${CSS}</style><script src="${EXPLORER_SCRIPT_PATH}" defer></script></head>
 <body><header><div class="bar"><a class="brand" href="${href('/explorer', rpc)}">chainhost explorer</a>
 <nav aria-label="Sections">${nav}</nav>
 <form class="search" method="get" action="/explorer/search" role="search">
