@@ -7,6 +7,7 @@ import { CONTRACT_SORTS, SORT_ORDERS } from '../reads/contract-reads.js';
 import { sendPage } from './explorer-response.js';
 import type { PageView } from './layout.js';
 import { blockPage } from './pages/block-page.js';
+import { genesisPage } from './pages/genesis-page.js';
 import { contractPage, contractsPage } from './pages/contract-pages.js';
 import { homePage } from './pages/home-page.js';
 import { addressesPage, eventsPage } from './pages/index-pages.js';
@@ -48,7 +49,8 @@ export function explorerRouter(services: DashboardServices): Router {
   });
 
   page('/explorer', (ctx) => optionalIntParam(ctx.query, 'max_height', 1, Number.MAX_SAFE_INTEGER), (r, maxHeight) => homePage(r, services.targets, maxHeight));
-  page('/explorer/block/:height', (ctx) => heightParam(ctx.params.height!), blockPage);
+  // Block 0 is the genesis state (indexes record genesis writes at height 0): its own page, not a 400.
+  page('/explorer/block/:height', (ctx) => (ctx.params.height === '0' ? 0 : heightParam(ctx.params.height!)), (r, height) => (height === 0 ? genesisPage(r) : blockPage(r, height)));
   page('/explorer/tx/:hash', (ctx) => txHashParam(ctx.params.hash!), txPage);
   page('/explorer/contracts', (ctx) => ({
     offset: offsetParam(ctx),
