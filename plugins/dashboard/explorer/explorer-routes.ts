@@ -19,7 +19,7 @@ import { addExplorerScriptRoute } from './live-route.js';
 import { homeLiveUpdate } from './pages/home-live.js';
 import { statePage } from './pages/state-page.js';
 import { txPage } from './pages/tx-page.js';
-import { searchTarget } from './search.js';
+import { search } from './search.js';
 
 const MAX_OFFSET = 1_000_000_000;
 
@@ -79,7 +79,9 @@ export function explorerRouter(services: DashboardServices): Router {
 
   router.get('/explorer/search', async (ctx) => {
     const r = await readContext(services, ctx);
-    ctx.redirect(await searchTarget(r, stringParam(ctx.query, 'q') ?? ''));
+    const outcome = await search(r, stringParam(ctx.query, 'q') ?? '');
+    if ('redirect' in outcome) ctx.redirect(outcome.redirect);
+    else sendPage(ctx, outcome.page, r.peer, outcome.status);
   });
 
   return router;

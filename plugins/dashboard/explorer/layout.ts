@@ -50,11 +50,14 @@ pre{background:#0f1720;color:#e6edf3;padding:.8rem;border-radius:8px;overflow:au
 .pager{display:flex;gap:1rem;justify-content:space-between;margin:.6rem 0}
 .muted{color:#5a6570}
 .sr-only{position:absolute;width:1px;height:1px;padding:0;margin:-1px;overflow:hidden;clip:rect(0 0 0 0);white-space:nowrap;border:0}
-figure.chart{margin:0;overflow-x:auto}figure.chart svg{width:100%;min-width:560px;height:auto;display:block;font:11px system-ui,sans-serif}
+figure.chart{margin:0;overflow-x:auto}figure.chart>svg{width:100%;min-width:560px;height:auto;display:block;font:11px system-ui,sans-serif}
+.candle-chart{overflow:visible}.candle-chart .chart-row{display:flex;align-items:flex-start}.candle-chart svg{display:block;font:12px system-ui,sans-serif;overflow:visible}
+.candle-chart .y-labels{flex:0 0 64px}.candle-chart .plot{flex:1 1 auto;min-width:0}.candle-chart figcaption{font-size:.85rem;margin-top:.3rem}
+.candle-chart .up .body{fill:#34a853;stroke:#137333}.candle-chart .down .body{fill:#ea8079;stroke:#b3261e}.candle-chart .up .wick{stroke:#137333}.candle-chart .down .wick{stroke:#b3261e}
+.candle-chart .up .volume{fill:#a8d5b5}.candle-chart .down .volume{fill:#f2b8b3}.candle-chart .muted-label{fill:#5a6570}
 .chart .grid{stroke:#dde3e8;stroke-dasharray:4 3}
 .chart .axis{stroke:#8a96a3}.chart text{fill:#3d4852}.chart .bar{fill:#7cb3e8}.chart .line{fill:none;stroke:#b3261e;stroke-width:2}
 .chart .dot{fill:#b3261e}.chart .bar-label{fill:#1d5a94}.chart .line-label{fill:#b3261e}
-.chart .up line,.chart .up rect{stroke:#137333;fill:#34a853}.chart .down line,.chart .down rect{stroke:#b3261e;fill:#ea8079}
 .in{color:#137333;font-weight:600}.out{color:#b3261e;font-weight:600}
 .intervals{display:flex;flex-wrap:wrap;gap:.3rem .6rem;margin:0 0 .6rem}.intervals a,.intervals strong{padding:.1rem .5rem;border-radius:6px;border:1px solid #c8d3dd}
 .intervals strong{background:#12263a;color:#fff}

@@ -1,3 +1,6 @@
+import type { JsonObject } from 'chainhost/chain';
+import { isObject } from '../reads/contract-reads.js';
+import { optionalBds } from '../reads/optional-bds.js';
 import type { ReadContext } from '../reads/node-targets.js';
 import { optionalAbciValue } from '../reads/optional-value.js';
 import { PAIRS_CONTRACT } from '../reads/dex-reads.js';
@@ -60,4 +63,24 @@ export function partsText(parts: Part[], symbols: ReadonlyMap<string, string> = 
       case 'error': return p.text;
     }
   }).join('');
+}
+
+/**
+ * Sentences for indexed transaction rows (BDS `transactions` rows: `payload`, `success`,
+ * `result`): the events of each successful one are read from the index (`/events_for_tx`, one
+ * read per listed row, in parallel), so a listing says what each call did, not just its name.
+ */
+export async function indexedTxSentences(r: ReadContext, rows: JsonObject[]): Promise<TxSentence[]> {
+  const facts = await Promise.all(rows.map(async (row): Promise<TxFacts> => {
+    const payload = isObject(row.payload) ? row.payload : {};
+    const ok = row.success === false ? false : row.success === true ? true : null;
+    const events = ok && typeof row.tx_hash === 'string'
+      ? await optionalBds(r, `/events_for_tx/${row.tx_hash}`, 'the events of a transaction', (v) => (Array.isArray(v) ? v : isObject(v) && Array.isArray(v.items) ? v.items : []))
+      : null;
+    return {
+      contract: row.contract ?? payload.contract, function: row.function ?? payload.function, kwargs: payload.kwargs, sender: row.sender ?? payload.sender,
+      ok, error: row.result, events: events?.ok ? events.value : undefined,
+    };
+  }));
+  return txSentences(r, facts);
 }
