@@ -34,7 +34,8 @@ export async function search(r: ReadContext, query: string): Promise<SearchOutco
   if (q.length > 128 || q.includes('/')) {
     throw ApiError.badRequest(`cannot search for ${JSON.stringify(q.slice(0, 80))}: search for a block height, a transaction or block hash (or its first 4+ hex digits), an address, a contract name, a token symbol or name, or a state key`, { parameter: 'q' });
   }
-  const found = await optionalBds(r, `/search/${seg(q)}/limit=${MATCHES}`, 'searching by hash prefix or token', (v) => (isObject(v) && Array.isArray(v.items) ? v.items.filter(isObject) : []));
+  // The query path takes the text as it is (path segments are not percent-decoded); "/" was refused above.
+  const found = await optionalBds(r, `/search/${q}/limit=${MATCHES}`, 'searching by hash prefix or token', (v) => (isObject(v) && Array.isArray(v.items) ? v.items.filter(isObject) : []));
   const matches = found.ok ? found.value : [];
   const exactTokens = matches.filter((m) => m.kind === 'token' && m.exact === true);
   if (exactTokens.length === 1) return go(targetOf(exactTokens[0]!));

@@ -22,7 +22,7 @@ export async function blockPage(r: ReadContext, height: number): Promise<PageVie
   const rows = b.decoded_txs.map((tx, i) => {
     const f = facts[i]!;
     return html`<tr><td>${i}</td><td>${txLink(tx.tx_hash, rpc)}</td><td class="what">${sentences[i]!.html}</td>
-<td class="mono">${contractLink(f.contract, rpc)}.${text(f.function)}</td><td>${status(f.ok)}</td></tr>`;
+<td class="mono call">${contractLink(f.contract, rpc)}.${text(f.function)}</td><td>${status(f.ok)}</td></tr>`;
   });
   const body = html`<h1>Block ${h.height}</h1>
 <div class="pager"><span>${height > 1 ? html`<a href="${href(`/explorer/block/${height - 1}`, rpc)}">← Block ${height - 1}</a>` : ''}</span>

@@ -66,7 +66,7 @@ export function blockRow(m: CometBft.BlockMeta, rpc: string | null): SafeHtml {
 
 export function txRow(t: RecentTx, sentence: TxSentence, rpc: string | null): SafeHtml {
   return html`<tr data-tx="${t.hash}"><td>${txLink(t.hash, rpc)}</td><td class="what">${sentence.html}</td><td>${blockLink(t.height, rpc)}</td>
-<td class="mono">${text(t.contract)}.${text(t.function)}</td><td>${when(t.time)}</td><td>${okStatus(t.ok)}</td></tr>`;
+<td class="mono call">${text(t.contract)}.${text(t.function)}</td><td>${when(t.time)}</td><td>${okStatus(t.ok)}</td></tr>`;
 }
 
 export const BLOCK_HEADERS = ['Height', 'Hash', 'Txs', 'Proposer', 'Time'];

@@ -94,21 +94,26 @@ export async function bootDashboardHost(options: DashboardHostOptions = {}): Pro
 
 /** Signs and commits `currency.transfer` from dev account `from`; returns the tx hash. */
 export async function transfer(h: DashboardHost, to: string, amount: number, from = 0): Promise<{ hash: string; height: string }> {
+  return callContract(h, { contract: 'currency', function: 'transfer', kwargs: { amount, to } }, from);
+}
+
+/** Signs and commits any call from dev account `from` (it may fail in execution; CheckTx must accept it). */
+export async function callContract(h: DashboardHost, call: { contract: string; function: string; kwargs: Record<string, unknown> }, from = 0): Promise<{ hash: string; height: string }> {
   const account = h.accounts[from]!;
   const nonceAnswer = await h.node.query(`/get_next_nonce/${account.address}`);
   const nonce = Number(nonceAnswer.value?.text ?? '0');
   const signed = signTransaction({
     chain_id: h.chainId,
     chi_supplied: 1000,
-    contract: 'currency',
-    function: 'transfer',
-    kwargs: { amount, to },
+    contract: call.contract,
+    function: call.function,
+    kwargs: call.kwargs as never,
     nonce,
     sender: account.address,
   }, account.privateKey);
   const encoded = encodeTransaction(signed);
   const result = await h.node.broadcastTxCommit(encoded.hex);
-  if (result.check_tx.code !== 0) throw new Error(`transfer refused: ${result.check_tx.log}`);
+  if (result.check_tx.code !== 0) throw new Error(`${call.contract}.${call.function} refused: ${result.check_tx.log}`);
   return { hash: result.hash, height: result.height };
 }
 
