@@ -86,10 +86,14 @@ export function candleChart(opts: CandleChartOptions): SafeHtml {
   const xOf = (slot: number) => ((slot + 0.5) / slots) * 100;
   const band = 100 / slots;
 
-  const lows = shown.map((c) => num(c.low));
-  const highs = shown.map((c) => num(c.high));
-  const min = Math.min(...lows);
-  const max = Math.max(...highs);
+  // The previous close before the window: a one-trade candle's body starts there.
+  const before = sorted.length > shown.length ? num(sorted[sorted.length - shown.length - 1]!.close) : null;
+  const opens = shown.map((c, i) => {
+    const previous = i > 0 ? num(shown[i - 1]!.close) : before;
+    return num(c.open) === num(c.close) && previous !== null ? previous : num(c.open);
+  });
+  const min = Math.min(...shown.map((c) => num(c.low)), ...opens);
+  const max = Math.max(...shown.map((c) => num(c.high)), ...opens);
   const { ticks, step } = niceTicks(min, max);
   const lo = Math.min(min, ticks[0] ?? min);
   const hi = Math.max(max, ticks[ticks.length - 1] ?? max);
@@ -97,14 +101,10 @@ export function candleChart(opts: CandleChartOptions): SafeHtml {
   const yOf = (v: number) => PRICE_BOTTOM - ((v - (lo - pad)) / (hi + pad - (lo - pad))) * (PRICE_BOTTOM - PRICE_TOP);
   const volMax = Math.max(0, ...shown.map((c) => num(c.volume))) || 1;
 
-  let previousClose: number | null = sorted.length > shown.length ? num(sorted[sorted.length - shown.length - 1]!.close) : null;
-  const candles = shown.map((c) => {
-    const open = num(c.open);
+  const candles = shown.map((c, i) => {
     const close = num(c.close);
-    const flat = open === close;
-    const from = flat && previousClose !== null ? previousClose : open;
-    const up = close > from || (close === from && (previousClose === null || close >= previousClose));
-    previousClose = close;
+    const from = opens[i]!;
+    const up = close >= from;
     const x = xOf(slotOf(c.start));
     const top = yOf(Math.max(from, close));
     const bottom = yOf(Math.min(from, close));
@@ -122,7 +122,7 @@ export function candleChart(opts: CandleChartOptions): SafeHtml {
   for (let slot = slots - 1; slot >= 0; slot -= every) {
     const start = first + slot * intervalSeconds;
     timeTicks.push(html`<line class="axis" x1="${pct(xOf(slot))}" x2="${pct(xOf(slot))}" y1="${VOLUME_BOTTOM}" y2="${VOLUME_BOTTOM + 4}"/>
-<text data-tick="${start}" x="${pct(xOf(slot))}" y="${AXIS_Y}" text-anchor="middle">${timeLabel(start, intervalSeconds)}</text>`);
+<text data-tick="${start}" x="${pct(xOf(slot))}" y="${AXIS_Y}" text-anchor="${slot === slots - 1 ? 'end' : 'middle'}">${timeLabel(start, intervalSeconds)}</text>`);
   }
   const id = `c${Math.abs(hash(opts.title)).toString(36)}`;
   return html`<figure class="chart candle-chart" data-slots="${slots}" data-interval="${intervalSeconds}">

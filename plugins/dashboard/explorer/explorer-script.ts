@@ -24,7 +24,7 @@ export const EXPLORER_SCRIPT = `(function () {
     var els = document.querySelectorAll('[data-ago]');
     for (var i = 0; i < els.length; i++) {
       var t = Date.parse(els[i].getAttribute('data-ago'));
-      if (!isNaN(t)) els[i].textContent = '(' + ago(now - t) + ')';
+      if (!isNaN(t)) els[i].textContent = els[i].hasAttribute('data-bare') ? ago(now - t) : '(' + ago(now - t) + ')';
     }
   }
   tick();

@@ -121,6 +121,18 @@ export function when(iso: JsonValue | undefined, now = Date.now()): SafeHtml {
   return html`<time datetime="${new Date(t).toISOString()}">${utc}</time> <span class="muted" data-ago="${new Date(t).toISOString()}">(${ago(iso, now)})</span>`;
 }
 
+/**
+ * A time in a table row: its age ("12 s ago", ticking with the explorer script), the exact UTC
+ * time on hover, the instant in `datetime` — narrow enough for a table to fit its page.
+ */
+export function age(iso: JsonValue | undefined, now = Date.now()): SafeHtml {
+  if (typeof iso !== 'string' || iso === '') return html`<span class="muted">—</span>`;
+  const t = Date.parse(iso);
+  if (Number.isNaN(t)) return html`${iso}`;
+  const instant = new Date(t).toISOString();
+  return html`<time datetime="${instant}" title="${instant.replace('T', ' ').replace(/\.\d+Z$/, ' UTC')}" data-ago="${instant}" data-bare="">${ago(iso, now)}</time>`;
+}
+
 /** Significant digits a reader sees of an amount (the exact value is one hover or copy away). */
 const SHOWN_DIGITS = 6;
 

@@ -22,14 +22,14 @@ body{margin:0;font:15px/1.5 system-ui,-apple-system,"Segoe UI",Roboto,sans-serif
 a{color:#0b5cad;text-decoration:none}a:hover{text-decoration:underline}
 main p a,main dd a,main li a,.sentence a,td.call a{text-decoration:underline;text-underline-offset:.3em;text-decoration-thickness:1px}
 header{background:#12263a;color:#fff;padding:.6rem 1rem}
-header .bar{max-width:1100px;margin:0 auto;display:flex;flex-wrap:wrap;gap:.5rem 1.2rem;align-items:center}
+header .bar{max-width:1240px;margin:0 auto;display:flex;flex-wrap:wrap;gap:.5rem 1.2rem;align-items:center}
 header .brand{font-weight:700;color:#fff;font-size:1.1rem}
 nav{display:flex;flex-wrap:wrap;gap:.2rem .9rem}
 header nav a{color:#cfe3f7;padding:.2rem 0}header nav a.on{color:#fff;border-bottom:2px solid #7cc4ff}
 form.search{display:flex;flex:1 1 260px;gap:.4rem;min-width:0}
 form.search input{flex:1;min-width:0;padding:.4rem .6rem;border-radius:6px;border:1px solid #8aa;font:inherit}
 form.search button{padding:.4rem .8rem;border-radius:6px;border:0;background:#7cc4ff;color:#12263a;font:inherit;font-weight:600}
-main{max-width:1100px;margin:0 auto;padding:1rem}
+main{max-width:1240px;margin:0 auto;padding:1rem}
 h1{font-size:1.35rem;margin:.2rem 0 1rem;word-break:break-all}
 h2{font-size:1.1rem;margin:1.4rem 0 .5rem}
 .card{background:#fff;border:1px solid #dde3e8;border-radius:10px;padding:.8rem 1rem;margin:0 0 1rem}

@@ -121,7 +121,8 @@ describe('dashboard explorer (server-rendered, no JavaScript needed)', function 
 
     assert.equal((await page.goto(h.url('/explorer/dex')))!.status(), 200);
     const dex = await page.locator('main').innerText();
-    assert.match(dex, /#1\s+con_test_usd \/ currency\s+50000\s+100000\s+2\s+needs BDS/, 'reserves from node state, exact ("50E+3" is 50000), price, volume needs BDS');
+    assert.match(dex, /#1\s+con_test_usd \/ currency\s+50,000\s+100,000\s+2\s+needs BDS/, 'reserves from node state, readable, price, volume needs BDS');
+    assert.equal(await page.locator('td .amt[data-exact="50000"]').count(), 1, 'the exact reserve ("50E+3" is 50000) on hover and copy');
     assert.equal((await page.goto(h.url('/explorer/dex/pair/1')))!.status(), 200);
     assert.match(await page.locator('h2:has-text("Price chart") + .card').innerText(), /Needs BDS: the price chart \(DEX candles\) requires BDS/);
     assert.equal((await page.goto(h.url('/explorer/token/con_test_token')))!.status(), 200);

@@ -1,7 +1,7 @@
 import type { JsonObject } from 'chainhost/chain';
 import { addressOverview, ROWS } from '../../reads/token-reads.js';
 import type { ReadContext } from '../../reads/node-targets.js';
-import { addressLink, amt, blockLink, contractLink, href, kv, needsBds, pager, stateLink, table, text, tokenLink, txLink, when } from '../format.js';
+import { addressLink, amt, blockLink, contractLink, href, kv, needsBds, pager, stateLink, table, text, tokenLink, txLink, age } from '../format.js';
 import { html, type SafeHtml } from '../html.js';
 import type { PageView } from '../layout.js';
 import { indexedTxSentences } from '../tx-sentence.js';
@@ -31,13 +31,13 @@ export async function addressPage(r: ReadContext, addr: string, page: { before?:
 
   const contracts = o.contracts.ok
     ? table(['Contract', 'Deployed in block', 'When', 'Token'], o.contracts.value.map((c) => html`<tr><td>${contractLink(c.name, rpc)}</td>
-<td>${blockLink(c.submitted_at_block, rpc)}</td><td>${when(c.submitted_at)}</td><td>${c.xsc001 === true ? tokenLink(c.name, 'XSC001', rpc) : ''}</td></tr>`), 'No contracts deployed by this address.')
+<td>${blockLink(c.submitted_at_block, rpc)}</td><td>${age(c.submitted_at)}</td><td>${c.xsc001 === true ? tokenLink(c.name, 'XSC001', rpc) : ''}</td></tr>`), 'No contracts deployed by this address.')
     : needsBds(o.contracts.reason);
 
   const sentences = o.transactions.ok ? await indexedTxSentences(r, o.transactions.value.items) : [];
   const sent = o.transactions.ok
     ? table(['Hash', 'What happened', 'Block', 'When', 'Call', 'Status'], o.transactions.value.items.map((t, i) => html`<tr>
-<td>${txLink(typeof t.tx_hash === 'string' ? t.tx_hash : null, rpc)}</td><td class="what">${sentences[i]!.html}</td><td>${blockLink(t.block_height, rpc)}</td><td>${when(t.created_at)}</td>
+<td>${txLink(typeof t.tx_hash === 'string' ? t.tx_hash : null, rpc)}</td><td class="what">${sentences[i]!.html}</td><td>${blockLink(t.block_height, rpc)}</td><td>${age(t.created_at)}</td>
 <td class="mono call">${contractLink(t.contract, rpc)}.${text(t.function)}</td><td>${t.success === false ? html`<span class="fail">Fail</span>` : html`<span class="ok">OK</span>`}</td></tr>`), 'No transactions from this address are indexed.')
     : needsBds(o.transactions.reason);
   const sentPager = o.transactions.ok
@@ -75,7 +75,7 @@ export function transferTable(items: JsonObject[], addr: string | null, rpc: str
       ? html`<td>${addressLink(from, rpc)}</td><td>${addressLink(to, rpc)}</td>`
       : html`<td><span class="${direction === 'in' ? 'in' : direction === 'out' ? 'out' : ''}">${direction === 'in' ? 'In' : direction === 'out' ? 'Out' : 'Self'}</span></td><td>${typeof counterparty === 'string' && counterparty !== '' ? addressLink(counterparty, rpc) : html`<span class="muted">${direction === 'in' ? 'minted' : 'none'}</span>`}</td>`}
 <td class="num">${amt(value)}</td><td>${tokenLink(t.contract, t.symbol, rpc)}</td><td>${blockLink(t.block_height, rpc)}</td>
-<td>${when(t.created_at)}</td><td>${t.success === false ? html`<span class="fail">Fail</span>` : html`<span class="ok">OK</span>`} ${txLink(typeof t.tx_hash === 'string' ? t.tx_hash : null, rpc)}</td></tr>`;
+<td>${age(t.created_at)}</td><td>${t.success === false ? html`<span class="fail">Fail</span>` : html`<span class="ok">OK</span>`} ${txLink(typeof t.tx_hash === 'string' ? t.tx_hash : null, rpc)}</td></tr>`;
   });
   const head = addr === null ? ['From', 'To'] : ['Direction', 'Counterparty'];
   return table([...head, 'Amount', 'Token', 'Block', 'Time', 'Status · tx'], rows, 'No transfers indexed.');

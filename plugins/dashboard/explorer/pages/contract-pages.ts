@@ -3,7 +3,7 @@ import { contract, contracts, type CONTRACT_SORTS, type SORT_ORDERS } from '../.
 import type { ReadContext } from '../../reads/node-targets.js';
 import { contractActivity } from '../../reads/token-reads.js';
 import { optionalAbciValue } from '../../reads/optional-value.js';
-import { addressLink, amt, blockLink, contractLink, href, kv, list, needsBds, obj, pager, parseMaybe, plainJson, table, text, tokenLink, txLink, when } from '../format.js';
+import { addressLink, amt, blockLink, contractLink, href, kv, list, needsBds, obj, pager, parseMaybe, plainJson, table, text, tokenLink, txLink, when, age } from '../format.js';
 import { highlightPython } from '../python-highlight.js';
 import { html } from '../html.js';
 import type { PageView } from '../layout.js';
@@ -79,12 +79,12 @@ export async function contractPage(r: ReadContext, name: string): Promise<PageVi
 <h2>Recent calls</h2>
 <div class="card">${activity.calls.ok
     ? table(['Hash', 'What happened', 'Block', 'When', 'Function', 'Sender', 'Status'], activity.calls.value.map((t, i) => html`<tr><td>${txLink(typeof t.tx_hash === 'string' ? t.tx_hash : null, rpc)}</td>
-<td class="what">${callSentences[i]!.html}</td><td>${blockLink(t.block_height, rpc)}</td><td>${when(t.created_at)}</td><td>${text(t.function)}</td><td>${addressLink(t.sender, rpc)}</td>
+<td class="what">${callSentences[i]!.html}</td><td>${blockLink(t.block_height, rpc)}</td><td>${age(t.created_at)}</td><td>${text(t.function)}</td><td>${addressLink(t.sender, rpc)}</td>
 <td>${t.success === false ? html`<span class="fail">Fail</span>` : html`<span class="ok">OK</span>`}</td></tr>`), 'No calls indexed.')
     : needsBds(activity.calls.reason)}</div>
 <h2>Recent events</h2>
 <div class="card">${activity.events.ok
-    ? table(['When', 'Event', 'Data', 'Signer', 'Tx'], activity.events.value.items.map((e) => html`<tr><td>${when(e.created_at)}</td><td>${text(e.event)}</td>
+    ? table(['When', 'Event', 'Data', 'Signer', 'Tx'], activity.events.value.items.map((e) => html`<tr><td>${age(e.created_at)}</td><td>${text(e.event)}</td>
 <td class="wrap mono">${text(plainJson({ ...obj(parseMaybe(e.data_indexed)), ...obj(parseMaybe(e.data)) }))}</td><td>${addressLink(e.signer, rpc)}</td>
 <td>${txLink(typeof e.tx_hash === 'string' ? e.tx_hash : null, rpc)}</td></tr>`), 'No events indexed.')
     : needsBds(activity.events.reason)}</div>

@@ -1,7 +1,7 @@
 import type { JsonObject } from 'chainhost/chain';
 import { CANDLE_INTERVALS, decimalText, listPairs, pairDetail, PAIRS_CONTRACT, type CandleInterval, type PairRow } from '../../reads/dex-reads.js';
 import type { ReadContext } from '../../reads/node-targets.js';
-import { addressLink, amount, amt, blockLink, contractLink, href, kv, needsBds, pager, pairLink, stateLink, table, text, tokenLink, txLink, when } from '../format.js';
+import { addressLink, amount, amt, blockLink, contractLink, href, kv, needsBds, pager, pairLink, stateLink, table, text, tokenLink, txLink, when, age } from '../format.js';
 import { html, type SafeHtml } from '../html.js';
 import type { PageView } from '../layout.js';
 import { candleChart } from '../candle-chart.js';
@@ -104,14 +104,14 @@ function swapTable(items: JsonObject[], token0: string, token1: string, rpc: str
     const zeroIn = isPositive(field(e, 'amount0In'));
     const sold = zeroIn ? amt(field(e, 'amount0In'), token0) : amt(field(e, 'amount1In'), token1);
     const bought = zeroIn ? amt(field(e, 'amount1Out'), token1) : amt(field(e, 'amount0Out'), token0);
-    return html`<tr><td>${when(e.created_at)}</td><td>${blockLink(e.block_height, rpc)}</td><td class="mono">${sold}</td><td class="mono">${bought}</td>
+    return html`<tr><td>${age(e.created_at)}</td><td>${blockLink(e.block_height, rpc)}</td><td class="mono">${sold}</td><td class="mono">${bought}</td>
 <td>${addressLink(e.signer, rpc)}</td><td>${txLink(typeof e.tx_hash === 'string' ? e.tx_hash : null, rpc)}</td></tr>`;
   });
   return table(['Time', 'Block', 'In', 'Out', 'Trader', 'Tx'], rows, 'No swaps indexed for this pair.');
 }
 
 function liquidityTable(items: JsonObject[], token0: string, token1: string, rpc: string | null): SafeHtml {
-  const rows = items.map((e) => html`<tr><td>${when(e.created_at)}</td><td>${e.event === 'Mint' ? 'Add' : 'Remove'}</td>
+  const rows = items.map((e) => html`<tr><td>${age(e.created_at)}</td><td>${e.event === 'Mint' ? 'Add' : 'Remove'}</td>
 <td>${amt(field(e, 'amount0'), token0)}</td><td>${amt(field(e, 'amount1'), token1)}</td>
 <td>${addressLink(e.signer, rpc)}</td><td>${blockLink(e.block_height, rpc)}</td><td>${txLink(typeof e.tx_hash === 'string' ? e.tx_hash : null, rpc)}</td></tr>`);
   return table(['Time', 'Action', 'Amount 0', 'Amount 1', 'Provider', 'Block', 'Tx'], rows, 'No liquidity added or removed since indexing began.');

@@ -3,7 +3,7 @@ import { readNode } from '../../http/node-errors.js';
 import { blockActivity, type BlockActivity, type RecentTx } from '../../reads/block-activity.js';
 import { blockchain } from '../../reads/block-reads.js';
 import type { ReadContext } from '../../reads/node-targets.js';
-import { blockLink, kv, short, status as okStatus, text, txLink, when } from '../format.js';
+import { blockLink, kv, short, status as okStatus, text, txLink, when, age } from '../format.js';
 import { html, type SafeHtml } from '../html.js';
 import { barLineChart } from '../svg-chart.js';
 import { txSentences, type TxSentence } from '../tx-sentence.js';
@@ -61,12 +61,12 @@ export function blockRow(m: CometBft.BlockMeta, rpc: string | null): SafeHtml {
   return html`<tr data-height="${m.header.height}"><td>${blockLink(m.header.height, rpc)}</td>
 <td class="mono" title="${m.block_id.hash}">${short(m.block_id.hash)}</td><td>${m.num_txs}</td>
 <td class="mono" title="${m.header.proposer_address}">${short(m.header.proposer_address, 8)}</td>
-<td>${when(m.header.time)}</td></tr>`;
+<td>${age(m.header.time)}</td></tr>`;
 }
 
 export function txRow(t: RecentTx, sentence: TxSentence, rpc: string | null): SafeHtml {
   return html`<tr data-tx="${t.hash}"><td>${txLink(t.hash, rpc)}</td><td class="what">${sentence.html}</td><td>${blockLink(t.height, rpc)}</td>
-<td class="mono call">${text(t.contract)}.${text(t.function)}</td><td>${when(t.time)}</td><td>${okStatus(t.ok)}</td></tr>`;
+<td class="mono call">${text(t.contract)}.${text(t.function)}</td><td>${age(t.time)}</td><td>${okStatus(t.ok)}</td></tr>`;
 }
 
 export const BLOCK_HEADERS = ['Height', 'Hash', 'Txs', 'Proposer', 'Time'];

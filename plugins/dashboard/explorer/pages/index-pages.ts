@@ -3,7 +3,7 @@ import { recentEvents } from '../../reads/contract-reads.js';
 import type { ReadContext } from '../../reads/node-targets.js';
 import { ApiError } from 'chainhost/plugin';
 import { bdsValue } from '../../reads/bds-value.js';
-import { addressLink, amt, blockLink, contractLink, href, list, obj, pager, parseMaybe, plainJson, table, text, txLink, when } from '../format.js';
+import { addressLink, amt, blockLink, contractLink, href, list, obj, pager, parseMaybe, plainJson, table, text, txLink, age } from '../format.js';
 import { html, type SafeHtml } from '../html.js';
 import type { PageView } from '../layout.js';
 
@@ -59,7 +59,7 @@ export async function eventsPage(r: ReadContext, offset: number): Promise<PageVi
   const rows = items.map((e) => {
     const ev = obj(e);
     const created = typeof ev.created_at === 'string' ? ev.created_at : null;
-    return html`<tr><td>${when(created)}</td><td>${contractLink(ev.contract, rpc)}</td><td>${text(ev.event)}</td>
+    return html`<tr><td>${age(created)}</td><td>${contractLink(ev.contract, rpc)}</td><td>${text(ev.event)}</td>
 <td>${addressLink(ev.signer, rpc)}</td><td>${txLink(typeof ev.tx_hash === 'string' ? ev.tx_hash : null, rpc)}</td>
 <td class="wrap mono">${text(plainJson({ ...obj(parseMaybe(ev.data_indexed)), ...obj(parseMaybe(ev.data)) }))}</td></tr>`;
   });

@@ -4,7 +4,7 @@ import { bdsValue } from '../../reads/bds-value.js';
 import { isObject } from '../../reads/contract-reads.js';
 import type { ReadContext } from '../../reads/node-targets.js';
 import { tokenOverview } from '../../reads/token-reads.js';
-import { addressLink, amt, blockLink, contractLink, href, kv, needsBds, pager, pairLink, stateLink, table, text, tokenLink, when } from '../format.js';
+import { addressLink, amt, blockLink, contractLink, href, kv, needsBds, pager, pairLink, stateLink, table, text, tokenLink, age } from '../format.js';
 import { html } from '../html.js';
 import type { PageView } from '../layout.js';
 import { transferTable } from './address-page.js';
@@ -18,7 +18,7 @@ export async function tokensPage(r: ReadContext, offset: number): Promise<PageVi
   const items = isObject(value) && Array.isArray(value.items) ? value.items.filter(isObject) : [];
   const total = isObject(value) && typeof value.total === 'number' ? value.total : items.length;
   const rows = items.map((t) => html`<tr><td>${tokenLink(t.contract, t.name, rpc)}</td><td>${text(t.symbol)}</td><td>${contractLink(t.contract, rpc)}</td>
-<td>${blockLink(t.submitted_at_block, rpc)}</td><td>${when(t.submitted_at)}</td></tr>`);
+<td>${blockLink(t.submitted_at_block, rpc)}</td><td>${age(t.submitted_at)}</td></tr>`);
   const prev = offset > 0 ? href('/explorer/tokens', rpc, { offset: Math.max(0, offset - PAGE) }) : null;
   const next = offset + items.length < total ? href('/explorer/tokens', rpc, { offset: offset + PAGE }) : null;
   const body = html`<h1>Tokens <span class="muted">(${total})</span></h1>
