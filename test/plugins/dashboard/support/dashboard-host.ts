@@ -11,6 +11,7 @@ import { encodeTransaction, signTransaction } from '../../../../core/chain/trans
 import type { Host } from '../../../../host/host.js';
 import { DEFAULT_MNEMONIC, deriveAccounts, type DevAccount } from '../../../../plugins/devnet/node/devnet.js';
 import { loadTestConfig } from '../../../support/test-host.js';
+import { writeNodeConfig, type NodeConfig } from '../../../../plugins/devnet/node/node-config.js';
 
 const HERE = path.dirname(fileURLToPath(import.meta.url));
 export const SLOW_NODE_PLUGIN = path.join(HERE, 'slow-node.plugin.ts');
@@ -43,6 +44,8 @@ export interface DashboardHostOptions {
   plugins?: Record<string, Record<string, unknown>>;
   config?: Record<string, unknown>;
   env?: Record<string, string>;
+  /** The devnet's `config/chain.toml` settings for this run (e.g. a dry-run deadline that survives a loaded machine). */
+  nodeConfig?: Partial<NodeConfig>;
 }
 
 /**
@@ -62,6 +65,7 @@ export async function bootDashboardHost(options: DashboardHostOptions = {}): Pro
   const listen = typeof options.devnet === 'object' && options.devnet.listen;
   // The devnet in-process, on a fresh chain; with `listen` its RPC also serves a free port.
   if (options.devnet !== false) {
+    if (options.nodeConfig) writeNodeConfig(path.join(home, 'devnet'), options.nodeConfig);
     plugins.devnet = { home: path.join(home, 'devnet'), reset: true, printAccounts: false, listen, port: 0, metricsPort: null };
   }
   Object.assign(plugins, options.plugins ?? {});
