@@ -117,7 +117,8 @@ export function candleChart(opts: CandleChartOptions): SafeHtml {
 
   const gridLines = ticks.map((t) => html`<line class="grid" x1="0" x2="100%" y1="${px(yOf(t))}" y2="${px(yOf(t))}"/>`);
   const priceLabels = ticks.map((t) => html`<text x="60" y="${px(yOf(t) + 4)}" text-anchor="end">${tickLabel(t, step)}</text>`);
-  const every = Math.max(1, Math.ceil(slots / 6));
+  // Four labels: room for each even at phone width.
+  const every = Math.max(1, Math.ceil(slots / 4));
   const timeTicks: SafeHtml[] = [];
   for (let slot = slots - 1; slot >= 0; slot -= every) {
     const start = first + slot * intervalSeconds;

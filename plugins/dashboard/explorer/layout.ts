@@ -30,7 +30,7 @@ form.search{display:flex;flex:1 1 260px;gap:.4rem;min-width:0}
 form.search input{flex:1;min-width:0;padding:.4rem .6rem;border-radius:6px;border:1px solid #8aa;font:inherit}
 form.search button{padding:.4rem .8rem;border-radius:6px;border:0;background:#7cc4ff;color:#12263a;font:inherit;font-weight:600}
 main{max-width:1240px;margin:0 auto;padding:1rem}
-h1{font-size:1.35rem;margin:.2rem 0 1rem;word-break:break-all}
+h1{font-size:1.35rem;margin:.2rem 0 1rem;overflow-wrap:anywhere}
 h2{font-size:1.1rem;margin:1.4rem 0 .5rem}
 .card{background:#fff;border:1px solid #dde3e8;border-radius:10px;padding:.8rem 1rem;margin:0 0 1rem}
 .notice{background:#fff8e6;border-color:#f0c36d}

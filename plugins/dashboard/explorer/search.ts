@@ -31,7 +31,7 @@ export async function search(r: ReadContext, query: string): Promise<SearchOutco
     if (await r.node.tx(hash, r.call).then(() => true, () => false)) return go(`/explorer/tx/${hash}`);
   }
   if (/^[A-Za-z_][A-Za-z0-9_]*$/.test(q) && await contractExists(r, q)) return go(`/explorer/contract/${seg(q)}`);
-  if (q.length > 128 || q.includes('/')) {
+  if (q.length > 128 || q.includes('/') || /[\u0000-\u001f\u007f]/.test(q)) {
     throw ApiError.badRequest(`cannot search for ${JSON.stringify(q.slice(0, 80))}: search for a block height, a transaction or block hash (or its first 4+ hex digits), an address, a contract name, a token symbol or name, or a state key`, { parameter: 'q' });
   }
   // The query path takes the text as it is (path segments are not percent-decoded); "/" was refused above.
