@@ -81,6 +81,7 @@ function resultsPage(q: string, matches: JsonObject[], bdsNote: SafeHtml | null,
 <div class="card">${table(['Kind', 'Match', 'Block'], rows)}</div>`
     : html`<h1>Not found</h1>
 <div class="card error"><p>Nothing matches <strong class="mono">${q}</strong>: it is not a block height, a known transaction or contract, a state key, the start of a transaction, block or address hash, or a token symbol or name.</p>
-${bdsNote ?? ''}<p class="muted">Searched the node and the index for ${JSON.stringify(q)}.</p></div>`;
+${bdsNote ?? ''}<p class="muted">Searched the node and the index for ${JSON.stringify(q)}.</p>
+${/^[A-Za-z0-9_.:-]{1,256}$/.test(q) ? html`<p>If it is an account name, <a href="${href(`/explorer/address/${seg(q)}`, rpc)}">open ${q} as an address</a>.</p>` : ''}</div>`;
   return { title: matches.length ? `Search: ${q}` : 'Not found', section: null, body };
 }

@@ -205,7 +205,7 @@ describe('explorer views over the DEX flow (Chromium)', function () {
     const t = trader();
     const pages = ['/explorer', `/explorer/block/${received.height}`, `/explorer/tx/${received.hash}`, `/explorer/tx/${swapTx}`, `/explorer/tx/${failed.hash}`,
       `/explorer/address/${t.address}`, '/explorer/token/con_test_token', '/explorer/tokens', '/explorer/dex', '/explorer/dex/pair/1',
-      '/explorer/dex/pair/2?interval=1m', '/explorer/contract/con_test_token', '/explorer/addresses', '/explorer/block/0'];
+      '/explorer/dex/pair/2?interval=1m', '/explorer/contract/con_test_token', '/explorer/addresses', '/explorer/block/0', '/explorer/search?q=ts'];
     const found: string[] = [];
     try {
       for (const size of [DESKTOP, PHONE]) {
@@ -325,6 +325,9 @@ describe('explorer views over the DEX flow (Chromium)', function () {
     const search = async (q: string) => page.goto(h.url(`/explorer/search?q=${encodeURIComponent(q)}`));
     await search('TST');
     assert.match(page.url(), /\/explorer\/token\/con_test_token$/);
+    assert.equal((await search('ts'))!.status(), 200, 'ambiguous: TST and TST-LP start with it');
+    assert.match(await page.locator('h1').innerText(), /^2 matches for ts$/);
+    assert.deepEqual((await page.locator('main table a').evaluateAll((as) => as.map((a) => a.getAttribute('href')))).sort(), ['/explorer/token/con_lp_test_token', '/explorer/token/con_test_token']);
     await search('test token');
     assert.match(page.url(), /\/explorer\/token\/con_test_token$/, 'by name, any case');
     await search(tokenTransfer.hash.slice(0, 20).toLowerCase());
@@ -334,6 +337,7 @@ describe('explorer views over the DEX flow (Chromium)', function () {
     const none = await search('nothing_here_42');
     assert.equal(none!.status(), 404);
     assert.match(await page.locator('main').innerText(), /Nothing matches nothing_here_42/);
+    assert.equal(await page.locator('main a[href="/explorer/address/nothing_here_42"]').count(), 1, 'an account name can still be opened as an address');
     assert.equal((await search('ffff0000ffff'))!.status(), 404, 'a hash prefix that matches nothing');
     assert.match(await page.locator('main').innerText(), /Nothing matches ffff0000ffff/);
     for (const bad of ['a/b', 'x'.repeat(200), 'tab\there']) {
