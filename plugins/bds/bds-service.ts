@@ -1,3 +1,4 @@
+import { lookupPaths } from './query/lookup-paths.js';
 import { resolve } from 'node:path';
 import type { Logger, QueryPathDefinition } from 'chainhost/plugin';
 import type { BlockSource } from './block/chain-block-source.js';
@@ -162,7 +163,7 @@ export class BdsService {
   }
 
   queryPaths(): QueryPathDefinition[] {
-    return [...statusPaths(this.status, this.spool), ...blockPaths(this.query), ...eventPaths(this.query), ...statePaths(this.query), ...projectionPaths(this.query)];
+    return [...statusPaths(this.status, this.spool), ...blockPaths(this.query), ...eventPaths(this.query), ...statePaths(this.query), ...projectionPaths(this.query), ...lookupPaths(this.query)];
   }
 
   start(): void {

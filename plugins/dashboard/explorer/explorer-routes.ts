@@ -7,6 +7,7 @@ import { CONTRACT_SORTS, SORT_ORDERS } from '../reads/contract-reads.js';
 import { sendPage } from './explorer-response.js';
 import type { PageView } from './layout.js';
 import { blockPage } from './pages/block-page.js';
+import { genesisPage } from './pages/genesis-page.js';
 import { contractPage, contractsPage } from './pages/contract-pages.js';
 import { homePage } from './pages/home-page.js';
 import { addressesPage, eventsPage } from './pages/index-pages.js';
@@ -14,10 +15,11 @@ import { addressPage } from './pages/address-page.js';
 import { dexPage, pairPage } from './pages/dex-pages.js';
 import { tokenPage, tokensPage } from './pages/token-pages.js';
 import { CANDLE_INTERVALS } from '../reads/dex-reads.js';
-import { addLiveScriptRoute } from './live-route.js';
+import { addExplorerScriptRoute } from './live-route.js';
+import { homeLiveUpdate } from './pages/home-live.js';
 import { statePage } from './pages/state-page.js';
 import { txPage } from './pages/tx-page.js';
-import { searchTarget } from './search.js';
+import { search } from './search.js';
 
 const MAX_OFFSET = 1_000_000_000;
 
@@ -38,10 +40,17 @@ export function explorerRouter(services: DashboardServices): Router {
   };
 
   router.get('/', (ctx) => ctx.redirect('/explorer'));
-  addLiveScriptRoute(router);
+  addExplorerScriptRoute(router);
+  router.get('/explorer/live', async (ctx) => {
+    const after = intParam(ctx.query, 'after', 0, 0, Number.MAX_SAFE_INTEGER);
+    const r = await readContext(services, ctx);
+    ctx.set('Cache-Control', 'no-store');
+    ctx.body = await homeLiveUpdate(r, after);
+  });
 
   page('/explorer', (ctx) => optionalIntParam(ctx.query, 'max_height', 1, Number.MAX_SAFE_INTEGER), (r, maxHeight) => homePage(r, services.targets, maxHeight));
-  page('/explorer/block/:height', (ctx) => heightParam(ctx.params.height!), blockPage);
+  // Block 0 is the genesis state (indexes record genesis writes at height 0): its own page, not a 400.
+  page('/explorer/block/:height', (ctx) => (ctx.params.height === '0' ? 0 : heightParam(ctx.params.height!)), (r, height) => (height === 0 ? genesisPage(r) : blockPage(r, height)));
   page('/explorer/tx/:hash', (ctx) => txHashParam(ctx.params.hash!), txPage);
   page('/explorer/contracts', (ctx) => ({
     offset: offsetParam(ctx),
@@ -70,7 +79,9 @@ export function explorerRouter(services: DashboardServices): Router {
 
   router.get('/explorer/search', async (ctx) => {
     const r = await readContext(services, ctx);
-    ctx.redirect(await searchTarget(r, stringParam(ctx.query, 'q') ?? ''));
+    const outcome = await search(r, stringParam(ctx.query, 'q') ?? '');
+    if ('redirect' in outcome) ctx.redirect(outcome.redirect);
+    else sendPage(ctx, outcome.page, r.peer, outcome.status);
   });
 
   return router;

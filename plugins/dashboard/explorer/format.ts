@@ -117,7 +117,61 @@ export function when(iso: JsonValue | undefined, now = Date.now()): SafeHtml {
   const t = Date.parse(iso);
   if (Number.isNaN(t)) return html`${iso}`;
   const utc = new Date(t).toISOString().replace('T', ' ').replace(/\.\d+Z$/, ' UTC').replace(/Z$/, ' UTC');
-  return html`<time datetime="${new Date(t).toISOString()}">${utc}</time> <span class="muted">(${ago(iso, now)})</span>`;
+  // `data-ago` is the instant the explorer script re-reads to keep the age ticking.
+  return html`<time datetime="${new Date(t).toISOString()}">${utc}</time> <span class="muted" data-ago="${new Date(t).toISOString()}">(${ago(iso, now)})</span>`;
+}
+
+/**
+ * A time in a table row: its age ("12 s ago", ticking with the explorer script), the exact UTC
+ * time on hover, the instant in `datetime` — narrow enough for a table to fit its page.
+ */
+export function age(iso: JsonValue | undefined, now = Date.now()): SafeHtml {
+  if (typeof iso !== 'string' || iso === '') return html`<span class="muted">—</span>`;
+  const t = Date.parse(iso);
+  if (Number.isNaN(t)) return html`${iso}`;
+  const instant = new Date(t).toISOString();
+  return html`<time datetime="${instant}" title="${instant.replace('T', ' ').replace(/\.\d+Z$/, ' UTC')}" data-ago="${instant}" data-bare="">${ago(iso, now)}</time>`;
+}
+
+/** Significant digits a reader sees of an amount (the exact value is one hover or copy away). */
+const SHOWN_DIGITS = 6;
+
+/**
+ * An exact decimal text as a reader wants it: at or above 1, the whole integer part and
+ * max(2, 6 − its digits) decimals ("999860.665809…" → "999,860.67", "9.8712345" → "9.87123");
+ * below 1, six significant digits ("0.000123456789" → "0.000123457"). Thousands grouped,
+ * trailing zeros dropped, rounded half-up; only for display.
+ */
+export function readable(exact: string): string {
+  if (!/^[+-]?([0-9]+(\.[0-9]*)?|\.[0-9]+)$/.test(exact)) return exact;
+  const d = new PlainDecimal(exact);
+  if (d.isZero()) return '0';
+  const integerDigits = d.abs().gte(1) ? d.abs().trunc().toFixed().length : 0;
+  const rounded = integerDigits > 0
+    ? d.toDecimalPlaces(Math.max(2, SHOWN_DIGITS - integerDigits), Decimal.ROUND_HALF_UP)
+    : d.toSignificantDigits(SHOWN_DIGITS, Decimal.ROUND_HALF_UP);
+  const [int, frac] = rounded.toFixed().split('.');
+  const grouped = int!.replace(/\B(?=(\d{3})+(?!\d))/g, ',');
+  return frac ? `${grouped}.${frac}` : grouped;
+}
+
+/** A state value: a decimal as a readable amount (exact on hover/copy), anything else as text. */
+export function valueCell(value: JsonValue | undefined): SafeHtml {
+  const exact = amount(value);
+  return /^-?[0-9]+(\.[0-9]+)?$/.test(exact) ? amt(value) : html`${text(plainJson(value))}`;
+}
+
+/**
+ * An amount for reading: the readable form, the exact chain value in `title` (hover) and
+ * `data-exact` (what the explorer script puts on the clipboard when the amount is copied).
+ * `{"__fixed__": "12.5"}` shows as 12.5.
+ */
+export function amt(value: JsonValue | undefined, unit?: SafeHtml | string): SafeHtml {
+  const exact = amount(value);
+  if (exact === '—') return html`<span class="muted">—</span>`;
+  const shown = readable(exact);
+  const u = unit === undefined || unit === '' ? '' : html` ${unit}`;
+  return html`<span class="amt" title="${exact}" data-exact="${exact}">${shown}</span>${u}`;
 }
 
 /** The plain text of a JSON text column (BDS may return JSONB as text). */
@@ -147,4 +201,19 @@ export function stateLink(key: string, rpc: string | null, label: SafeHtml | str
 /** A page section that needed BDS and did not get it. */
 export function needsBds(reason: string): SafeHtml {
   return html`<p class="muted needs-bds">Needs BDS: ${reason}</p>`;
+}
+
+/**
+ * A JSON value as a reader wants to see it: the chain's `{"__fixed__": "12.5"}` and
+ * `{"__big_int__": "…"}` wrappers become their plain number text ("12.5"), at any depth.
+ */
+export function plainJson(value: JsonValue | undefined): JsonValue {
+  if (value === undefined) return null;
+  if (Array.isArray(value)) return value.map(plainJson);
+  if (value && typeof value === 'object') {
+    const keys = Object.keys(value);
+    if (keys.length === 1 && (keys[0] === '__fixed__' || keys[0] === '__big_int__') && typeof value[keys[0]!] === 'string') return amount(value);
+    return Object.fromEntries(keys.map((k) => [k, plainJson(value[k])]));
+  }
+  return value;
 }

@@ -1,13 +1,13 @@
 import { createHash } from 'node:crypto';
 import type Router from '@koa/router';
-import { LIVE_SCRIPT } from './live-script.js';
+import { EXPLORER_SCRIPT } from './explorer-script.js';
 
-export const LIVE_SCRIPT_PATH = '/explorer/assets/live.js';
-const ETAG = `"${createHash('sha256').update(LIVE_SCRIPT).digest('hex').slice(0, 16)}"`;
+export const EXPLORER_SCRIPT_PATH = '/explorer/assets/explorer.js';
+const ETAG = `"${createHash('sha256').update(EXPLORER_SCRIPT).digest('hex').slice(0, 16)}"`;
 
-/** Serves the live-update script from the explorer's own origin (the CSP allows `script-src 'self'` only). */
-export function addLiveScriptRoute(router: Router): void {
-  router.get(LIVE_SCRIPT_PATH, (ctx) => {
+/** Serves the explorer's script from its own origin (the CSP allows `script-src 'self'` only). */
+export function addExplorerScriptRoute(router: Router): void {
+  router.get(EXPLORER_SCRIPT_PATH, (ctx) => {
     ctx.set({ 'X-Content-Type-Options': 'nosniff', 'Cache-Control': 'public, max-age=300', ETag: ETAG });
     ctx.type = 'text/javascript; charset=utf-8';
     ctx.status = 200;
@@ -15,6 +15,6 @@ export function addLiveScriptRoute(router: Router): void {
       ctx.status = 304;
       return;
     }
-    ctx.body = LIVE_SCRIPT;
+    ctx.body = EXPLORER_SCRIPT;
   });
 }

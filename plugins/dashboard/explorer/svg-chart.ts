@@ -4,7 +4,7 @@ import { html, type SafeHtml } from './html.js';
  * Charts drawn on the server as inline SVG: no script, nothing fetched, so the strict CSP stays
  * strict and the picture is there without JavaScript. Geometry is computed with floats (pixels
  * only); every value a reader sees — axis labels, tooltips (`<title>`), the data table under
- * the chart — is the exact text the chain gave.
+ * the chart — is the exact text the chain gave. (The DEX price chart is candle-chart.ts.)
  */
 
 const WIDTH = 720;
@@ -77,49 +77,6 @@ ${dots}
 ${xLabels(opts.bars.points.map((p) => p.label), xOf)}
 <text class="legend bar-label" x="${x0}" y="${PAD.top - 2}">■ ${opts.bars.name}</text>
 <text class="legend line-label" x="${x1}" y="${PAD.top - 2}" text-anchor="end">● ${opts.line.name}</text>`);
-}
-
-export interface Candle {
-  label: string;
-  open: string;
-  high: string;
-  low: string;
-  close: string;
-  volume: string;
-}
-
-/** Candlesticks (price, exact values in each candle's tooltip); each candle carries `data-point`. */
-export function candleChart(opts: { title: string; description: string; candles: Candle[]; unit: string }): SafeHtml {
-  const n = opts.candles.length;
-  const x0 = PAD.left;
-  const x1 = WIDTH - PAD.right;
-  const band = (x1 - x0) / Math.max(1, n);
-  const xOf = (i: number) => x0 + band * (i + 0.5);
-  const lows = opts.candles.map((c) => num(c.low));
-  const highs = opts.candles.map((c) => num(c.high));
-  const min = Math.min(...lows);
-  const max = Math.max(...highs);
-  const pad = (max - min) * 0.08 || Math.abs(max) * 0.05 || 1;
-  const y = scale(min - pad, max + pad, HEIGHT - PAD.bottom, PAD.top);
-  const lowest = opts.candles[lows.indexOf(min)]!;
-  const highest = opts.candles[highs.indexOf(max)]!;
-  const body = opts.candles.map((c, i) => {
-    const up = num(c.close) >= num(c.open);
-    const top = y(Math.max(num(c.open), num(c.close)));
-    const bottom = y(Math.min(num(c.open), num(c.close)));
-    const w = Math.max(2, Math.min(18, band * 0.6));
-    return html`<g data-point="candle" class="${up ? 'up' : 'down'}"><title>${c.label} — open ${c.open}, high ${c.high}, low ${c.low}, close ${c.close} ${opts.unit}; volume ${c.volume}</title>
-<line x1="${fmt(xOf(i))}" y1="${fmt(y(num(c.high)))}" x2="${fmt(xOf(i))}" y2="${fmt(y(num(c.low)))}"/>
-<rect x="${fmt(xOf(i) - w / 2)}" y="${fmt(top)}" width="${fmt(w)}" height="${fmt(Math.max(1, bottom - top))}"/></g>`;
-  });
-  return frame(opts.title, opts.description, html`
-<line class="axis" x1="${x0}" y1="${HEIGHT - PAD.bottom}" x2="${x1}" y2="${HEIGHT - PAD.bottom}"/>
-<line class="grid" x1="${x0}" y1="${fmt(y(max))}" x2="${x1}" y2="${fmt(y(max))}"/>
-<line class="grid" x1="${x0}" y1="${fmt(y(min))}" x2="${x1}" y2="${fmt(y(min))}"/>
-<text class="bar-label" x="${x0}" y="${fmt(y(max) - 4)}">high ${highest.high}</text>
-<text class="bar-label" x="${x0}" y="${fmt(y(min) + 13)}">low ${lowest.low}</text>
-${body}
-${xLabels(opts.candles.map((c) => c.label), xOf)}`);
 }
 
 function frame(title: string, description: string, inner: SafeHtml): SafeHtml {

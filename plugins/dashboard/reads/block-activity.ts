@@ -18,7 +18,12 @@ export interface RecentTx {
   contract: JsonValue;
   function: JsonValue;
   sender: JsonValue;
+  kwargs: JsonValue;
   ok: boolean | null;
+  /** The failure text when it failed (exception repr, or a block-level rejection). */
+  error: JsonValue;
+  events: JsonValue[];
+  chi_used: JsonValue;
 }
 
 /**
@@ -51,7 +56,11 @@ export async function blockActivity(r: ReadContext, metas: CometBft.BlockMeta[])
       const out = outcome(res?.data_decoded);
       txs.push({
         hash: tx.tx_hash, height, time: m.header.time, contract: p.contract ?? null, function: p.function ?? null, sender: p.sender ?? null,
+        kwargs: p.kwargs ?? null,
         ok: res === undefined ? null : res.code === 0 && (out.status === undefined || out.status === 0),
+        error: out.result ?? out.error ?? res?.log ?? null,
+        events: Array.isArray(out.events) ? out.events : [],
+        chi_used: out.chi_used ?? null,
       });
     });
   }

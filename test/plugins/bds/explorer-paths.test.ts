@@ -96,6 +96,41 @@ describe('BDS query paths for the explorer (transfers, contract events, holders,
       assert.deepEqual((await q(service, '/token_holders/con%token/limit=10/offset=0')).items, [], 'LIKE wildcards in the name are literal');
     });
 
+    it('/search finds transactions, blocks and addresses by hash prefix, and tokens by symbol or name (any case)', async function () {
+      const tx = (await q(service, '/txs_for_block/3'))[0];
+      const hash = String(tx.tx_hash);
+      const unique = await q(service, `/search/${hash.slice(0, 16).toLowerCase()}/limit=10`);
+      assert.deepEqual(unique.items.filter((m: any) => m.kind === 'tx').map((m: any) => m.id), [hash]);
+      const block = await q(service, '/block/4');
+      const byBlock = await q(service, `/search/${String(block.block_hash).slice(0, 12)}/limit=10`);
+      assert.deepEqual(byBlock.items.filter((m: any) => m.kind === 'block').map((m: any) => [m.id, Number(m.block_height)]), [[block.block_hash, 4]]);
+      const all = await q(service, `/search/${hash.slice(0, 4)}/limit=50`);
+      assert.ok(all.items.some((m: any) => m.id === hash), 'a short prefix lists every match, the hash among them');
+      assert.ok(all.items.every((m: any) => String(m.id).toUpperCase().startsWith(hash.slice(0, 4))), 'only matches');
+      const token = await q(service, '/search/tkn2/limit=10');
+      assert.deepEqual(token.items.map((m: any) => [m.kind, m.id, m.symbol, m.exact]), [['token', 'con_token', 'TKN2', true]], 'the patched symbol, any case');
+      assert.deepEqual((await q(service, '/search/Tok/limit=10')).items.map((m: any) => [m.id, m.exact]), [['con_token', false]], 'a name prefix');
+      assert.deepEqual((await q(service, '/search/zzzz/limit=10')).items, []);
+      assert.deepEqual((await q(service, '/search/T%25/limit=10')).items, [], 'LIKE wildcards are literal');
+    });
+
+    it('/accounts lists every address that holds or received value, not only senders', async function () {
+      const page = await q(service, '/accounts/limit=1000/offset=0');
+      const listed = new Set(page.items.map((a: any) => a.address));
+      const senders = (await q(service, '/addresses/limit=1000/offset=0')).items.map((a: any) => a.address);
+      for (const s of senders) assert.ok(listed.has(s), `sender ${s} listed`);
+      const dev = page.items.find((a: any) => a.address === 'dev_key');
+      assert.ok(dev, 'dev_key only ever received rewards and is listed');
+      assert.equal(dev.tx_count, 0);
+      assert.match(dev.balance, /\.25$/, 'its exact native balance');
+      const holder = page.items.find((a: any) => a.address === senderOf(0));
+      assert.equal(holder.tokens_held, 1, 'senderOf(0) holds con_token');
+      assert.equal(page.total, page.items.length);
+      const heights = page.items.map((a: any) => a.last_block_height);
+      assert.deepEqual(heights, [...heights].sort((a: number, b: number) => b - a), 'most recently active first');
+      assert.deepEqual((await q(service, '/accounts/limit=2/offset=1')).items, page.items.slice(1, 3));
+    });
+
     it('/contracts_by_creator lists the contracts an address deployed', async function () {
       const mine = await q(service, `/contracts_by_creator/${senderOf(0)}/limit=10/offset=0`);
       assert.deepEqual(mine.items.map((c: any) => [c.name, c.submitted_at_block, c.xsc001]), [['con_token', 2, true]]);

@@ -1,7 +1,8 @@
 import assert from 'node:assert/strict';
-import { amount, when } from '../../../plugins/dashboard/explorer/format.js';
+import { amount, amt, plainJson, readable, when } from '../../../plugins/dashboard/explorer/format.js';
+import { candleChart, niceTicks, tickLabel, type PriceCandle } from '../../../plugins/dashboard/explorer/candle-chart.js';
 import { highlightPython } from '../../../plugins/dashboard/explorer/python-highlight.js';
-import { barLineChart, candleChart } from '../../../plugins/dashboard/explorer/svg-chart.js';
+import { barLineChart } from '../../../plugins/dashboard/explorer/svg-chart.js';
 import { decimalText } from '../../../plugins/dashboard/reads/dex-reads.js';
 
 const EVIL = '</title><script>alert(1)</script>';
@@ -23,7 +24,7 @@ describe('explorer parts: exact values, UTC times, server-side charts and highli
 
   it('times are shown in UTC with their age, the instant in datetime', () => {
     const now = Date.parse('2026-01-01T12:05:00Z');
-    assert.equal(when('2026-01-01T12:00:00.123456+00:00', now).text, '<time datetime="2026-01-01T12:00:00.123Z">2026-01-01 12:00:00 UTC</time> <span class="muted">(5 min ago)</span>');
+    assert.equal(when('2026-01-01T12:00:00.123456+00:00', now).text, '<time datetime="2026-01-01T12:00:00.123Z">2026-01-01 12:00:00 UTC</time> <span class="muted" data-ago="2026-01-01T12:00:00.123Z">(5 min ago)</span>');
     assert.match(when(null, now).text, /—/);
   });
 
@@ -38,18 +39,62 @@ describe('explorer parts: exact values, UTC times, server-side charts and highli
     assert.match(svg, /role="img" aria-labelledby="(\S+)-t \1-d"/);
   });
 
-  it('the candle chart draws one candle per bucket, up or down, with the exact OHLC in each tooltip', () => {
-    const svg = candleChart({
-      title: 'p', description: 'd', unit: 'B per A',
-      candles: [
-        { label: '12:00', open: '1.0', high: '1.2', low: '0.9', close: '1.1', volume: '42' },
-        { label: EVIL, open: '1.1', high: '1.1', low: '0.100000000000000000000000000001', close: '0.5', volume: '7' },
-      ],
-    }).text;
-    assert.equal(svg.match(/data-point="candle"/g)!.length, 2);
-    assert.match(svg, /class="up"[\s\S]*class="down"/);
-    assert.ok(svg.includes('low 0.100000000000000000000000000001'), 'the exact low on the axis');
-    assert.ok(!svg.includes('<script>'));
+  it('amounts read with sensible digits, the exact value in title and data-exact, wrappers unwrapped', () => {
+    assert.equal(readable('999860.665809964488330308371534282672'), '999,860.67');
+    assert.equal(readable('12345.678912'), '12,345.68');
+    assert.equal(readable('9.8712345678'), '9.87123');
+    assert.equal(readable('0.000123456789'), '0.000123457');
+    assert.equal(readable('1000000'), '1,000,000');
+    assert.equal(readable('123456789012345678901234567890'), '123,456,789,012,345,678,901,234,567,890', 'the integer part is never rounded away');
+    assert.equal(readable('2.50'), '2.5');
+    assert.equal(readable('0'), '0');
+    assert.equal(readable('-1.23456789'), '-1.23457');
+    const cell = amt({ __fixed__: '12.5' }).text;
+    assert.equal(cell, '<span class="amt" title="12.5" data-exact="12.5">12.5</span>');
+    const long = amt('0.100000000000000000000000000001', 'TST').text;
+    assert.match(long, /title="0\.100000000000000000000000000001" data-exact="0\.100000000000000000000000000001">0\.1<\/span> TST/);
+    assert.deepEqual(plainJson({ amount: { __fixed__: '12.5' }, to: 'b', list: [{ __big_int__: '7' }] }), { amount: '12.5', to: 'b', list: ['7'] });
+  });
+
+  describe('the price chart', () => {
+    const T0 = Date.parse('2026-01-01T12:00:00Z') / 1000;
+    const candle = (minute: number, o: string, h: string, l: string, c: string, volume = '1'): PriceCandle =>
+      ({ start: T0 + minute * 60, open: o, high: h, low: l, close: c, volume, tooltip: `m${minute} ${o}/${h}/${l}/${c} ${EVIL}` });
+    const slotsOf = (svg: string) => [...svg.matchAll(/data-slot="(\d+)"/g)].map((m) => Number(m[1]));
+
+    it('puts candles on a true time axis: an empty minute is an empty slot, not squeezed out', () => {
+      const svg = candleChart({ title: 't', description: 'd', intervalSeconds: 60, slots: 10, candles: [candle(0, '1', '1', '1', '1'), candle(1, '1', '1.2', '1', '1.1'), candle(3, '1.1', '1.1', '0.9', '1')] }).text;
+      assert.deepEqual(slotsOf(svg), [6, 7, 9], 'minutes 0, 1 and 3 of a window ending at minute 3; minute 2 is a gap');
+      const xs = [...svg.matchAll(/class="wick" x1="([0-9.]+)%"/g)].map((m) => Number(m[1]));
+      assert.ok(Math.abs((xs[2]! - xs[1]!) - 2 * (xs[1]! - xs[0]!)) < 0.01, `x positions are proportional to time: ${xs}`);
+      assert.match(svg, /data-tick="\d+"[^>]*>12:03</, 'the axis is labelled with times');
+      assert.ok(!svg.includes('<script>'), 'tooltips escaped');
+    });
+
+    it('shows wicks, and direction even for a one-trade candle (against the previous close)', () => {
+      const svg = candleChart({ title: 't', description: 'd', intervalSeconds: 60, slots: 5, candles: [
+        candle(0, '1', '1.5', '0.8', '1.2'), candle(1, '1.3', '1.3', '1.3', '1.3'), candle(2, '1.1', '1.1', '1.1', '1.1'), candle(3, '1.1', '1.1', '1.0', '1.0')] }).text;
+      assert.deepEqual([...svg.matchAll(/data-point="candle"[^>]*class="(up|down)"/g)].map((m) => m[1]), ['up', 'up', 'down', 'down'],
+        'one-trade candles at 1.3 (above the 1.2 close) and 1.1 (below 1.3) take their direction from the previous close');
+      const wick = /class="wick" x1="[^"]+" x2="[^"]+" y1="([0-9.]+)" y2="([0-9.]+)"/.exec(svg)!;
+      assert.ok(Number(wick[2]) - Number(wick[1]) > 20, 'the first candle has a visible high–low wick');
+      const flatBody = [...svg.matchAll(/class="body"[^>]*height="([0-9.]+)"/g)].map((m) => Number(m[1]))[1]!;
+      assert.ok(flatBody > 2, `a one-trade candle spans from the previous close (height ${flatBody})`);
+      assert.equal((svg.match(/class="volume"/g) ?? []).length, 4, 'a volume bar per candle');
+    });
+
+    it('labels the price axis with nice ticks and only the digits they need', () => {
+      const { ticks, step } = niceTicks(0.100000000000000000000000000001, 0.2);
+      assert.deepEqual(ticks, [0.1, 0.15, 0.2]);
+      assert.ok(ticks.length >= 3 && ticks.length <= 6, `${ticks}`);
+      for (const t of ticks) assert.ok(tickLabel(t, step).length <= 6, `short label ${tickLabel(t, step)}`);
+      const svg = candleChart({ title: 't', description: 'd', intervalSeconds: 60, slots: 5, candles: [
+        candle(0, '0.100000000000000000000000000001', '0.2', '0.100000000000000000000000000001', '0.19999999999999999999999999')] }).text;
+      const labels = [...svg.matchAll(/<text x="60" y="[0-9.]+" text-anchor="end">([^<]+)</g)].map((m) => m[1]!);
+      assert.ok(labels.length >= 3, `${labels}`);
+      for (const l of labels) assert.ok(l.length <= 8, `no 30-digit labels: ${l}`);
+      assert.match(svg, /0\.100000000000000000000000000001/, 'the exact value stays in the tooltip');
+    });
   });
 
   it('contract source is highlighted on the server with everything in it escaped', () => {

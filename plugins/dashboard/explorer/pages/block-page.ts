@@ -1,7 +1,8 @@
 import { block, blockResults } from '../../reads/block-reads.js';
 import type { ReadContext } from '../../reads/node-targets.js';
 import { payloadOf } from '../../reads/tx-decoding.js';
-import { addressLink, blockLink, contractLink, href, kv, obj, status, table, text, txLink, when } from '../format.js';
+import { blockLink, contractLink, href, kv, list, obj, status, table, text, txLink, when } from '../format.js';
+import { txSentences } from '../tx-sentence.js';
 import { html } from '../html.js';
 import type { PageView } from '../layout.js';
 
@@ -10,13 +11,18 @@ export async function blockPage(r: ReadContext, height: number): Promise<PageVie
   const [b, results] = await Promise.all([block(r, height), blockResults(r, height)]);
   const rpc = r.peer;
   const h = b.block.header;
-  const rows = b.decoded_txs.map((tx, i) => {
+  const facts = b.decoded_txs.map((tx, i) => {
     const p = payloadOf(tx);
-    const code = results.txs_results?.[i]?.code;
-    const outcome = obj(results.txs_results?.[i]?.data_decoded);
-    const ok = code === undefined ? null : code === 0 && (outcome.status === undefined || outcome.status === 0);
-    return html`<tr><td>${i}</td><td>${txLink(tx.tx_hash, rpc)}</td><td>${contractLink(p.contract, rpc)}</td><td>${text(p.function)}</td>
-<td>${addressLink(p.sender, rpc)}</td><td>${status(ok)}</td></tr>`;
+    const res = results.txs_results?.[i];
+    const outcome = obj(res?.data_decoded);
+    const ok = res?.code === undefined ? null : res.code === 0 && (outcome.status === undefined || outcome.status === 0);
+    return { contract: p.contract, function: p.function, kwargs: p.kwargs, sender: p.sender, ok, error: outcome.result ?? outcome.error ?? res?.log, events: list(outcome.events) };
+  });
+  const sentences = await txSentences(r, facts);
+  const rows = b.decoded_txs.map((tx, i) => {
+    const f = facts[i]!;
+    return html`<tr><td>${i}</td><td>${txLink(tx.tx_hash, rpc)}</td><td class="what">${sentences[i]!.html}</td>
+<td class="mono call">${contractLink(f.contract, rpc)}.${text(f.function)}</td><td>${status(f.ok)}</td></tr>`;
   });
   const body = html`<h1>Block ${h.height}</h1>
 <div class="pager"><span>${height > 1 ? html`<a href="${href(`/explorer/block/${height - 1}`, rpc)}">← Block ${height - 1}</a>` : ''}</span>
@@ -34,6 +40,6 @@ export async function blockPage(r: ReadContext, height: number): Promise<PageVie
     ['Results hash', html`<span class="mono">${h.last_results_hash}</span>`],
   ])}</div>
 <h2>Transactions</h2>
-<div class="card">${table(['#', 'Hash', 'Contract', 'Function', 'Sender', 'Status'], rows, 'This block has no transactions.')}</div>`;
+<div class="card">${table(['#', 'Hash', 'What happened', 'Call', 'Status'], rows, 'This block has no transactions.')}</div>`;
   return { title: `Block ${h.height}`, section: 'blocks', body };
 }

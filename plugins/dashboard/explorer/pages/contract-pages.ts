@@ -3,10 +3,11 @@ import { contract, contracts, type CONTRACT_SORTS, type SORT_ORDERS } from '../.
 import type { ReadContext } from '../../reads/node-targets.js';
 import { contractActivity } from '../../reads/token-reads.js';
 import { optionalAbciValue } from '../../reads/optional-value.js';
-import { addressLink, amount, blockLink, contractLink, href, kv, list, needsBds, obj, pager, parseMaybe, table, text, tokenLink, txLink, when } from '../format.js';
+import { addressLink, amt, blockLink, contractLink, href, kv, list, needsBds, obj, pager, parseMaybe, plainJson, table, text, tokenLink, txLink, when, age } from '../format.js';
 import { highlightPython } from '../python-highlight.js';
 import { html } from '../html.js';
 import type { PageView } from '../layout.js';
+import { indexedTxSentences } from '../tx-sentence.js';
 
 const PAGE = 50;
 
@@ -42,6 +43,7 @@ export async function contractsPage(
 export async function contractPage(r: ReadContext, name: string): Promise<PageView> {
   const [c, activity, tokenName] = await Promise.all([contract(r, name), contractActivity(r, name), optionalAbciValue(r, `/get/${name}.metadata:token_name`)]);
   const rpc = r.peer;
+  const callSentences = activity.calls.ok ? await indexedTxSentences(r, activity.calls.value) : [];
   const m = c.metadata;
   const s = obj(c.summary);
   const methods = c.methods.map((method) => {
@@ -64,7 +66,7 @@ export async function contractPage(r: ReadContext, name: string): Promise<PageVi
     ['Created in block', blockLink(s.submitted_at_block, rpc)],
     ['Last transaction', txLink(typeof s.last_tx_hash === 'string' ? s.last_tx_hash : null, rpc)],
     ['Indexed transactions', text(s.tx_count)],
-    ['Generated rewards', amount(s.total_rewards)],
+    ['Generated rewards', amt(s.total_rewards)],
     ...(typeof tokenName === 'string' || s.xsc001 === true ? [['Token', tokenLink(name, typeof tokenName === 'string' ? tokenName : name, rpc)] as [string, ReturnType<typeof html>]] : []),
   ])}${c.summary === null ? html`<p class="muted">Indexed history (creation block, transaction count, rewards) needs BDS.</p>` : ''}</div>
 <h2>Functions</h2>
@@ -76,14 +78,14 @@ export async function contractPage(r: ReadContext, name: string): Promise<PageVi
   ])}</div>
 <h2>Recent calls</h2>
 <div class="card">${activity.calls.ok
-    ? table(['Hash', 'Block', 'When', 'Function', 'Sender', 'Status'], activity.calls.value.map((t) => html`<tr><td>${txLink(typeof t.tx_hash === 'string' ? t.tx_hash : null, rpc)}</td>
-<td>${blockLink(t.block_height, rpc)}</td><td>${when(t.created_at)}</td><td>${text(t.function)}</td><td>${addressLink(t.sender, rpc)}</td>
+    ? table(['Hash', 'What happened', 'Block', 'When', 'Function', 'Sender', 'Status'], activity.calls.value.map((t, i) => html`<tr><td>${txLink(typeof t.tx_hash === 'string' ? t.tx_hash : null, rpc)}</td>
+<td class="what">${callSentences[i]!.html}</td><td>${blockLink(t.block_height, rpc)}</td><td>${age(t.created_at)}</td><td>${text(t.function)}</td><td>${addressLink(t.sender, rpc)}</td>
 <td>${t.success === false ? html`<span class="fail">Fail</span>` : html`<span class="ok">OK</span>`}</td></tr>`), 'No calls indexed.')
     : needsBds(activity.calls.reason)}</div>
 <h2>Recent events</h2>
 <div class="card">${activity.events.ok
-    ? table(['When', 'Event', 'Data', 'Signer', 'Tx'], activity.events.value.items.map((e) => html`<tr><td>${when(e.created_at)}</td><td>${text(e.event)}</td>
-<td class="wrap mono">${text({ ...obj(parseMaybe(e.data_indexed)), ...obj(parseMaybe(e.data)) })}</td><td>${addressLink(e.signer, rpc)}</td>
+    ? table(['When', 'Event', 'Data', 'Signer', 'Tx'], activity.events.value.items.map((e) => html`<tr><td>${age(e.created_at)}</td><td>${text(e.event)}</td>
+<td class="wrap mono">${text(plainJson({ ...obj(parseMaybe(e.data_indexed)), ...obj(parseMaybe(e.data)) }))}</td><td>${addressLink(e.signer, rpc)}</td>
 <td>${txLink(typeof e.tx_hash === 'string' ? e.tx_hash : null, rpc)}</td></tr>`), 'No events indexed.')
     : needsBds(activity.events.reason)}</div>
 <h2>Source</h2>

@@ -1,8 +1,10 @@
 import { addresses } from '../../reads/address-reads.js';
 import { recentEvents } from '../../reads/contract-reads.js';
 import type { ReadContext } from '../../reads/node-targets.js';
-import { addressLink, blockLink, contractLink, href, list, obj, pager, parseMaybe, table, text, txLink, when } from '../format.js';
-import { html } from '../html.js';
+import { ApiError } from 'chainhost/plugin';
+import { bdsValue } from '../../reads/bds-value.js';
+import { addressLink, amt, blockLink, contractLink, href, list, obj, pager, parseMaybe, plainJson, table, text, txLink, age } from '../format.js';
+import { html, type SafeHtml } from '../html.js';
 import type { PageView } from '../layout.js';
 
 const PAGE = 50;
@@ -14,18 +16,38 @@ function pages(path: string, rpc: string | null, offset: number, hasMore: boolea
   ];
 }
 
-/** `/explorer/addresses` (BDS): senders, most recently active first. */
+/**
+ * `/explorer/addresses` (BDS): every address that holds or received value or sent a
+ * transaction (`/accounts`), most recently active first. A node whose index predates
+ * `/accounts` is read through `/addresses` (senders only), and the page says so.
+ */
 export async function addressesPage(r: ReadContext, offset: number): Promise<PageView> {
-  const result = await addresses(r, { limit: PAGE, offset });
   const rpc = r.peer;
-  const rows = result.items.map((a) => {
-    const row = obj(a);
-    return html`<tr><td>${addressLink(row.address, rpc)}</td><td>${text(row.tx_count)}</td><td>${blockLink(row.last_block_height, rpc)}</td>
-<td>${txLink(typeof row.last_tx_hash === 'string' ? row.last_tx_hash : null, rpc)}</td><td>${contractLink(row.last_contract, rpc)}</td><td>${text(row.last_function)}</td></tr>`;
-  });
-  const [prev, next] = pages('/explorer/addresses', rpc, offset, result.has_more);
-  const body = html`<h1>Addresses</h1>
-<div class="card">${table(['Address', 'Txs', 'Last block', 'Last tx', 'Last contract', 'Last function'], rows, 'No addresses indexed yet.')}${pager(prev, next)}</div>`;
+  let rows: SafeHtml[];
+  let hasMore: boolean;
+  let note: SafeHtml | string = '';
+  let total: number | null = null;
+  try {
+    const value = obj(await bdsValue(r, `/accounts/limit=${PAGE}/offset=${offset}`, 'the address list'));
+    const items = list(value.items).map(obj);
+    total = typeof value.total === 'number' ? value.total : null;
+    hasMore = total !== null ? offset + items.length < total : items.length >= PAGE;
+    rows = items.map((a) => html`<tr><td>${addressLink(a.address, rpc)}</td><td class="num">${amt(a.balance ?? '0')}</td><td>${text(a.tokens_held)}</td>
+<td>${text(a.tx_count)}</td><td>${blockLink(a.last_block_height, rpc)}</td></tr>`);
+  } catch (err) {
+    if (!(err instanceof ApiError && err.code === 'bds_unavailable')) throw err;
+    const result = await addresses(r, { limit: PAGE, offset });
+    hasMore = result.has_more;
+    note = html`<p class="muted">This index lists senders only (it has no <span class="mono">/accounts</span>).</p>`;
+    rows = result.items.map((a) => {
+      const row = obj(a);
+      return html`<tr><td>${addressLink(row.address, rpc)}</td><td class="muted">—</td><td class="muted">—</td><td>${text(row.tx_count)}</td><td>${blockLink(row.last_block_height, rpc)}</td></tr>`;
+    });
+  }
+  const [prev, next] = pages('/explorer/addresses', rpc, offset, hasMore);
+  const body = html`<h1>Addresses${total !== null ? html` <span class="muted">(${total})</span>` : ''}</h1>
+<p class="muted">Every address that holds or has received the native token or an XSC001 token, or has sent a transaction; most recently active first.</p>
+<div class="card">${note}${table(['Address', 'Balance', 'Tokens held', 'Txs sent', 'Last active in block'], rows, 'No addresses indexed yet.')}${pager(prev, next)}</div>`;
   return { title: 'Addresses', section: 'addresses', body };
 }
 
@@ -37,9 +59,9 @@ export async function eventsPage(r: ReadContext, offset: number): Promise<PageVi
   const rows = items.map((e) => {
     const ev = obj(e);
     const created = typeof ev.created_at === 'string' ? ev.created_at : null;
-    return html`<tr><td>${when(created)}</td><td>${contractLink(ev.contract, rpc)}</td><td>${text(ev.event)}</td>
+    return html`<tr><td>${age(created)}</td><td>${contractLink(ev.contract, rpc)}</td><td>${text(ev.event)}</td>
 <td>${addressLink(ev.signer, rpc)}</td><td>${txLink(typeof ev.tx_hash === 'string' ? ev.tx_hash : null, rpc)}</td>
-<td class="wrap mono">${text({ ...obj(parseMaybe(ev.data_indexed)), ...obj(parseMaybe(ev.data)) })}</td></tr>`;
+<td class="wrap mono">${text(plainJson({ ...obj(parseMaybe(ev.data_indexed)), ...obj(parseMaybe(ev.data)) }))}</td></tr>`;
   });
   const [prev, next] = pages('/explorer/events', rpc, offset, items.length >= PAGE);
   const body = html`<h1>Events</h1>

@@ -1,12 +1,20 @@
 import type { JsonValue } from 'chainhost/chain';
-import { tx } from '../../reads/block-reads.js';
+import { blockchain, tx } from '../../reads/block-reads.js';
+import { chiRate, feeOf, NATIVE_TOKEN } from '../../reads/chi-rate.js';
 import type { ReadContext } from '../../reads/node-targets.js';
+import { optionalAbciValue } from '../../reads/optional-value.js';
 import { payloadOf } from '../../reads/tx-decoding.js';
-import { addressLink, blockLink, contractLink, kv, list, obj, pretty, status, table, text } from '../format.js';
+import { addressLink, amt, blockLink, contractLink, kv, list, obj, plainJson, pretty, valueCell, status, table, text, tokenLink, when } from '../format.js';
 import { html } from '../html.js';
 import type { PageView } from '../layout.js';
+import { eventFields } from '../tx-description.js';
+import { txSentences } from '../tx-sentence.js';
 
-/** `/explorer/tx/<hash>`: overview, payload, signature, result (state changes, events, rewards). */
+/**
+ * `/explorer/tx/<hash>`: what happened in one sentence, then status, block and time, the fee in
+ * the native token, who called what; the state it wrote; and one click away the call's
+ * arguments, the events, the rewards and the raw result.
+ */
 export async function txPage(r: ReadContext, hash: string): Promise<PageView> {
   const t = await tx(r, hash);
   const rpc = r.peer;
@@ -15,44 +23,64 @@ export async function txPage(r: ReadContext, hash: string): Promise<PageView> {
   const out = obj(t.tx_result.data_decoded);
   const ok = t.tx_result.code === 0 && (out.status === undefined || out.status === 0);
   const chiUsed = out.chi_used ?? out.stamps_used;
+  const chiSupplied = p.chi_supplied ?? p.stamps_supplied;
+  const events = list(out.events);
+  const [[sentence], rate, header, nativeSymbol] = await Promise.all([
+    txSentences(r, [{ contract: p.contract, function: p.function, kwargs: p.kwargs, sender: p.sender, ok, error: out.result ?? out.error ?? t.tx_result.log, events }]),
+    chiRate(r),
+    blockchain(r, Number(t.height), Number(t.height)).then((c) => c.block_metas?.[0]?.header ?? null, () => null),
+    optionalAbciValue(r, `/get/${NATIVE_TOKEN}.metadata:token_symbol`),
+  ]);
+  const native = tokenLink(NATIVE_TOKEN, typeof nativeSymbol === 'string' && nativeSymbol !== '' ? nativeSymbol : NATIVE_TOKEN, rpc);
+  const fee = feeOf(chiUsed, chiSupplied, rate);
   const { data_decoded: _decoded, ...rawResult } = t.tx_result;
   const stateRows = list(out.state).map((w) => {
     const write = obj(w);
-    return html`<tr><td class="wrap mono">${text(write.key)}</td><td class="wrap mono">${text(write.value)}</td></tr>`;
+    return html`<tr><td class="wrap mono">${text(write.key)}</td><td class="wrap mono">${valueCell(write.value)}</td></tr>`;
   });
-  const eventRows = list(out.events).map((e) => {
+  const eventRows = events.map((e) => {
     const ev = obj(e);
     return html`<tr><td>${text(ev.event)}</td><td>${contractLink(ev.contract, rpc)}</td><td>${addressLink(ev.signer, rpc)}</td>
-<td class="wrap mono">${text({ ...obj(ev.data_indexed), ...obj(ev.data) } as JsonValue)}</td></tr>`;
+<td class="wrap mono">${text(plainJson(eventFields(e)))}</td></tr>`;
   });
+  const decodeFailed = 'error' in t.tx_decoded && 'raw' in t.tx_decoded;
   const body = html`<h1>Transaction</h1>
+<p class="lead">${sentence!.html}</p>
 <div class="card">${kv([
-    ['Hash', html`<span class="mono">${t.hash}</span>`],
-    ['Status', status(ok)],
+    ['Status', ok ? status(true) : html`${status(false)} <span class="mono">${text(out.result ?? out.error ?? t.tx_result.log)}</span>`],
     ['Block', blockLink(t.height, rpc)],
-    ['Index in block', String(t.index)],
-    ['Chi used', text(chiUsed)],
-    ['Result', html`<span class="mono">${text(out.result ?? out.error)}</span>`],
+    ['Time', header ? when(header.time) : html`<span class="muted">unknown</span>`],
+    ['Fee', fee
+      ? html`${amt(fee.fee, native)} <span class="muted">(${amt(chiUsed as JsonValue)} chi used of ${amt(chiSupplied as JsonValue)} supplied, at ${amt(fee.chi_rate)} chi per ${native})</span>`
+      : html`<span class="muted">${text(chiUsed)} chi used (no chi rate to price it)</span>`],
+    ['From', addressLink(p.sender, rpc)],
+    ['Called', html`${contractLink(p.contract, rpc)}<span class="mono">.${text(p.function)}</span>`],
+    ['Hash', html`<span class="mono">${t.hash}</span>`],
   ])}</div>
-<h2>Payload</h2>
-<div class="card">${'error' in t.tx_decoded && 'raw' in t.tx_decoded
+<h2>State changes</h2>
+<div class="card">${table(['Key', 'Value'], stateRows, 'No state was written.')}</div>
+<h2>Details</h2>
+<div class="card">
+<details${decodeFailed ? ' open' : ''}><summary>Call and arguments</summary>${decodeFailed
     ? html`<p class="muted">The transaction could not be decoded: ${text(t.tx_decoded.error)}</p><pre tabindex="0">${text(t.tx_decoded.raw)}</pre>`
     : kv([
         ['Sender', addressLink(p.sender, rpc)],
         ['Contract', contractLink(p.contract, rpc)],
         ['Function', text(p.function)],
+        ['Arguments', html`<pre tabindex="0">${pretty(plainJson(p.kwargs ?? {}))}</pre>`],
         ['Chain id', text(p.chain_id)],
         ['Nonce', text(p.nonce)],
-        ['Chi supplied', text(p.chi_supplied ?? p.stamps_supplied)],
-        ['Arguments', html`<pre tabindex="0">${pretty(p.kwargs ?? {})}</pre>`],
+        ['Chi supplied', text(chiSupplied)],
+        ['Index in block', String(t.index)],
         ['Signature', html`<span class="mono">${text(meta.signature)}</span>`],
-      ])}</div>
-<h2>State changes</h2>
-<div class="card">${table(['Key', 'Value'], stateRows, 'No state was written.')}</div>
-<h2>Events</h2>
-<div class="card">${table(['Event', 'Contract', 'Signer', 'Data'], eventRows, 'No events.')}</div>
-${out.rewards ? html`<h2>Rewards</h2><div class="card"><pre tabindex="0">${pretty(out.rewards)}</pre></div>` : ''}
-<h2>Raw</h2>
-<div class="card"><pre tabindex="0">${pretty(rawResult)}</pre></div>`;
-  return { title: `Tx ${t.hash.slice(0, 12)}`, section: 'blocks', body };
+      ])}</details>
+<details><summary>Events (${events.length})</summary>${table(['Event', 'Contract', 'Signer', 'Data'], eventRows, 'No events.')}</details>
+<details><summary>Result and rewards</summary>${kv([
+    ['Result', html`<span class="mono">${text(out.result ?? out.error)}</span>`],
+    ['Chi used', text(chiUsed)],
+    ['Rewards', out.rewards ? html`<pre tabindex="0">${pretty(out.rewards)}</pre>` : '—'],
+  ])}</details>
+<details><summary>Raw result</summary><pre tabindex="0">${pretty(rawResult)}</pre></details>
+</div>`;
+  return { title: `Tx ${t.hash.slice(0, 12)}: ${sentence!.text.slice(0, 80)}`, section: 'blocks', body };
 }

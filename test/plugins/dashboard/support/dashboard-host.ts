@@ -11,6 +11,7 @@ import { encodeTransaction, signTransaction } from '../../../../core/chain/trans
 import type { Host } from '../../../../host/host.js';
 import { DEFAULT_MNEMONIC, deriveAccounts, type DevAccount } from '../../../../plugins/devnet/node/devnet.js';
 import { loadTestConfig } from '../../../support/test-host.js';
+import { writeNodeConfig, type NodeConfig } from '../../../../plugins/devnet/node/node-config.js';
 
 const HERE = path.dirname(fileURLToPath(import.meta.url));
 export const SLOW_NODE_PLUGIN = path.join(HERE, 'slow-node.plugin.ts');
@@ -43,6 +44,8 @@ export interface DashboardHostOptions {
   plugins?: Record<string, Record<string, unknown>>;
   config?: Record<string, unknown>;
   env?: Record<string, string>;
+  /** The devnet's `config/chain.toml` settings for this run (e.g. a dry-run deadline that survives a loaded machine). */
+  nodeConfig?: Partial<NodeConfig>;
 }
 
 /**
@@ -62,6 +65,7 @@ export async function bootDashboardHost(options: DashboardHostOptions = {}): Pro
   const listen = typeof options.devnet === 'object' && options.devnet.listen;
   // The devnet in-process, on a fresh chain; with `listen` its RPC also serves a free port.
   if (options.devnet !== false) {
+    if (options.nodeConfig) writeNodeConfig(path.join(home, 'devnet'), options.nodeConfig);
     plugins.devnet = { home: path.join(home, 'devnet'), reset: true, printAccounts: false, listen, port: 0, metricsPort: null };
   }
   Object.assign(plugins, options.plugins ?? {});
@@ -94,21 +98,26 @@ export async function bootDashboardHost(options: DashboardHostOptions = {}): Pro
 
 /** Signs and commits `currency.transfer` from dev account `from`; returns the tx hash. */
 export async function transfer(h: DashboardHost, to: string, amount: number, from = 0): Promise<{ hash: string; height: string }> {
+  return callContract(h, { contract: 'currency', function: 'transfer', kwargs: { amount, to } }, from);
+}
+
+/** Signs and commits any call from dev account `from` (it may fail in execution; CheckTx must accept it). */
+export async function callContract(h: DashboardHost, call: { contract: string; function: string; kwargs: Record<string, unknown> }, from = 0): Promise<{ hash: string; height: string }> {
   const account = h.accounts[from]!;
   const nonceAnswer = await h.node.query(`/get_next_nonce/${account.address}`);
   const nonce = Number(nonceAnswer.value?.text ?? '0');
   const signed = signTransaction({
     chain_id: h.chainId,
     chi_supplied: 1000,
-    contract: 'currency',
-    function: 'transfer',
-    kwargs: { amount, to },
+    contract: call.contract,
+    function: call.function,
+    kwargs: call.kwargs as never,
     nonce,
     sender: account.address,
   }, account.privateKey);
   const encoded = encodeTransaction(signed);
   const result = await h.node.broadcastTxCommit(encoded.hex);
-  if (result.check_tx.code !== 0) throw new Error(`transfer refused: ${result.check_tx.log}`);
+  if (result.check_tx.code !== 0) throw new Error(`${call.contract}.${call.function} refused: ${result.check_tx.log}`);
   return { hash: result.hash, height: result.height };
 }
 
