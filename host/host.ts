@@ -16,7 +16,7 @@ import { parsePluginOptions } from '../core/config/plugin-options.js';
 import { createLogger, type Logger } from '../core/logger.js';
 import type { AnyPlugin, PluginContext } from '../core/plugin.js';
 import { QueryPathRegistry } from '../core/query/query-path-registry.js';
-import type { AnsweredRequest, RouteContribution, ServerDeclaration, UpgradeRefusal, WebSocketContribution } from '../core/routes.js';
+import type { AnsweredRequest, OwnListener, RouteContribution, ServerDeclaration, UpgradeRefusal, WebSocketContribution } from '../core/routes.js';
 import { asInjectionToken, tokenName, type Token } from '../core/tokens.js';
 import type { ToolDefinition } from '../core/tools/tool.js';
 import { ToolInvoker } from '../core/tools/tool-invoker.js';
@@ -28,6 +28,7 @@ import { createDefaultChainNode } from './default-node.js';
 import { resolvePlugins } from './plugin-resolver.js';
 import { checkBindRules } from './servers/bind-rules.js';
 import { createKoaApp } from './servers/koa-app.js';
+import { routeMount } from './servers/route-mounts.js';
 import { urlFor } from '../core/net/bind-address.js';
 import { loopbackHostHeaderAllowed } from '../core/net/host-header.js';
 import { HostMetrics, UNKNOWN_TOOL } from './metrics/host-metrics.js';
@@ -85,6 +86,8 @@ export class Host {
   readonly routes = new ContributionList<RouteContribution>('route', (r) => `${r.server}:${r.id}`);
   readonly webSockets = new ContributionList<WebSocketContribution>('websocket', (w) => `${w.server}:${w.path}`);
   readonly servers = new ContributionList<ServerDeclaration>('server', (s) => s.name, null);
+  /** Ports plugins bind themselves (the devnet's node RPC and metrics), for `--check`. */
+  readonly ownListeners: Array<OwnListener & { plugin: string }> = [];
   readonly invoker: ToolInvoker;
   /** Prometheus figures; recorded and served only when the `metrics` server is configured. */
   readonly metrics: HostMetrics;
@@ -270,6 +273,11 @@ export class Host {
       `node: ${this.provided.get(CoreTokens.chainNode) === 'host (default)' ? s.nodeUrl : `in-process (${this.provided.get(CoreTokens.chainNode)})`}; chain id ${s.chainId}`,
     ];
     for (const r of this.running) lines.push(`${r.declaration.name}: ${r.url}${r.declaration.name === METRICS_SERVER ? '/metrics' : ''}`);
+    // Where each plugin's routes answer: a third-party route is otherwise invisible until someone reads its source.
+    for (const { plugin, value } of this.routes.list()) {
+      const url = this.serverUrl(value.server);
+      if (url) lines.push(`route ${value.id} (${plugin}): ${url} ${routeMount(value)}`);
+    }
     if (this.keystoreState) lines.push(`keystore: ${this.keystoreState}`);
     if (s.tools.stdio) lines.push('mcp: stdio');
     const failed = this.booted.filter((b) => b.failed);
@@ -305,6 +313,7 @@ export class Host {
   private async markFailed(b: BootedPlugin, reason: string): Promise<void> {
     b.failed = reason;
     for (const list of this.lists) list.removePlugin(b.plugin.name);
+    for (let i = this.ownListeners.length - 1; i >= 0; i--) if (this.ownListeners[i]!.plugin === b.plugin.name) this.ownListeners.splice(i, 1);
     for (const [id, point] of this.extensionPoints) if (point.owner === b.plugin.name) this.extensionPoints.delete(id);
     await this.runStopHooks(b);
   }
@@ -530,6 +539,9 @@ export class Host {
         declare: (server) => host.servers.add(name, server),
         isDeclared: (server) => host.servers.get(server) !== undefined,
         urlOf: (server) => host.serverUrl(server),
+        declareOwn: (listener) => {
+          host.ownListeners.push({ ...listener, plugin: name });
+        },
       },
     };
   }

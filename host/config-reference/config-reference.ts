@@ -36,8 +36,7 @@ export interface SchemaSection {
 /** Variables read outside any binding (not config keys, or one command's own). */
 const OTHER_VARIABLES: ReadonlyArray<[string, string]> = [
   ['CHAIN_LOG_LEVEL', '`debug`, `info` (default), `warn` or `error`: the lowest level of the log lines written to stderr.'],
-  ['CHAIN_DASHBOARD_HOST', '`chain-dashboard` only: `plugins.dashboard.host` (its `--host` flag wins).'],
-  ['CHAIN_DASHBOARD_PORT', '`chain-dashboard` only: `plugins.dashboard.port` (its `--port` flag wins).'],
+  ['CHAIN_KEYSTORE_PASSPHRASE', 'The passphrase that unlocks the keystore under `<home>/keys` at start (docs/keystore.md); never printed. Without it a host that signs by `account` starts with the keystore locked (a terminal is asked instead).'],
 ];
 
 const TYPE_NOTES: Record<EnvBinding['type'], string> = {
