@@ -18,6 +18,7 @@ const BENCHMARKS: Record<string, () => Promise<{ run(): Promise<BenchResult[]> }
   'graphql-transactions': () => import('./graphql-transactions.js'),
   'graphql-vs-postgraphile': () => import('./graphql-vs-postgraphile.js'),
   'tool-answer-bytes': () => import('./tool-answer-bytes.js'),
+  'fresh-home-start': () => import('./fresh-home-start.js'),
 };
 
 const wanted = process.argv.slice(2);

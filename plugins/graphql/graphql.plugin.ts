@@ -85,7 +85,8 @@ export const graphqlPlugin = definePlugin({
     } catch (err) {
       throw new BootError('plugin_failed', `graphql cannot build its schema: ${err instanceof Error ? err.message : String(err)}`, { cause: err });
     }
-    await warnWhenTablesMissing(source, ctx.log);
+    // Not awaited: on a fresh home BDS is still creating its database, and the server need not wait to bind.
+    void warnWhenTablesMissing(source, ctx.log);
     ctx.log.info(`GraphQL reads ${source.describe()}`);
   },
   async stop(ctx) {
