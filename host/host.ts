@@ -221,6 +221,15 @@ export class Host {
     }
   }
 
+  /**
+   * `--check`: unlocks the keystore as start() would, so a wrong passphrase fails the check
+   * instead of the start (the accounts are decrypted in memory only, nothing is bound).
+   */
+  async checkKeystore(): Promise<string | null> {
+    await this.openKeystore();
+    return this.keystoreState;
+  }
+
   /** Refuses (BootError unsafe_bind) any declared server the bind rules forbid, without binding anything. */
   checkBindRules(): void {
     for (const declaration of this.servers.values()) checkBindRules(declaration, this.config.settings);

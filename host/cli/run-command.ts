@@ -95,7 +95,8 @@ export async function runCommand(spec: CommandSpec, argv: readonly string[] = pr
     if (opts.check) {
       // Registered and initialised, never started: nothing binds; stop() releases what init opened.
       host.checkBindRules();
-      process.stdout.write(`${checkReport(host).join('\n')}\ncheck passed: nothing was started or bound\n`);
+      const keystore = await host.checkKeystore();
+      process.stdout.write(`${checkReport(host).join('\n')}\n${keystore ? `keystore: ${keystore}\n` : ''}check passed: nothing was started or bound\n`);
       return await stop(0);
     }
     await host.start();
