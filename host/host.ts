@@ -277,7 +277,7 @@ export class Host {
     const s = this.config.settings;
     const lines = [
       `plugins: ${this.pluginNames().join(', ') || '(none)'}`,
-      `policy: ${this.policy.describe()}`,
+      `policy: ${this.policyLine()}`,
       `tools: ${this.invoker.visible().length} visible of ${this.tools.values().length + this.tools.withheld().length}`,
       `node: ${this.provided.get(CoreTokens.chainNode) === 'host (default)' ? s.nodeUrl : `in-process (${this.provided.get(CoreTokens.chainNode)})`}; chain id ${s.chainId}`,
     ];
@@ -292,6 +292,31 @@ export class Host {
     const failed = this.booted.filter((b) => b.failed);
     for (const f of failed) lines.push(`skipped optional plugin ${f.plugin.name}: ${f.failed}`);
     return lines;
+  }
+
+  /**
+   * Whether the node this host reads answers (`/health`): its CometBFT `health`, waiting at most
+   * `timeoutMs`. The reason is the error's message, never a stack. Null when no loaded plugin
+   * reads a node (a crypto-only host has none to be healthy).
+   */
+  async nodeHealth(timeoutMs = 2_000): Promise<{ ok: true } | { ok: false; error: string } | null> {
+    if (!this.nodeCreated) return null;
+    try {
+      await this.resolve(CoreTokens.chainNode).health({ timeoutMs });
+      return { ok: true };
+    } catch (err) {
+      return { ok: false, error: err instanceof Error ? err.message : String(err) };
+    }
+  }
+
+  /**
+   * The capability policy as it applies to what is loaded: with the unsafe flag on but no
+   * unsafe contribution (the read-only set), "read + unsafe" would promise tools that are not there.
+   */
+  policyLine(): string {
+    if (!this.policy.unsafeEnabled) return this.policy.describe();
+    const unsafe = this.lists.some((list) => list.capabilityOf && list.values().some((value) => list.capabilityOf!(value) === 'unsafe'));
+    return unsafe ? this.policy.describe() : 'read only (unsafe tools enabled, but no loaded plugin has any)';
   }
 
   private async phase(name: 'register' | 'init' | 'start', step: (b: BootedPlugin) => unknown): Promise<void> {

@@ -12,7 +12,7 @@ import type { RouteContribution } from '../../core/routes.js';
  * not part of any contribution.
  */
 export function checkReport(host: Host): string[] {
-  const lines = [`plugins: ${host.pluginNames().join(', ') || '(none)'}`, `policy: ${host.policy.describe()}`];
+  const lines = [`plugins: ${host.pluginNames().join(', ') || '(none)'}`, `policy: ${host.policyLine()}`];
   const failed = host.describe().filter((l) => l.startsWith('skipped optional plugin'));
   lines.push(...failed);
   // Every port the config binds: the host's servers and those plugins bind themselves (the devnet's node RPC and metrics).

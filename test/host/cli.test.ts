@@ -7,6 +7,7 @@ import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import { FIXTURE_PLUGIN, fixtureConfig, REPO_ROOT, request, TEST_TOKEN, writeTempConfig } from '../support/test-host.js';
 import { stderrUntil } from '../support/child-output.js';
+import { freePort } from '../support/free-port.js';
 import { outputOf, type CommandOutput } from '../support/child-output.js';
 
 const BIN = (name: string) => path.join(REPO_ROOT, 'host/bin', `${name}.ts`);
@@ -99,6 +100,22 @@ describe('command-line entry points', function () {
     } finally {
       child.kill('SIGKILL');
       await tmp.remove();
+    }
+  });
+
+  it('chain-mcp-http whose node does not answer says so on /health: 503, status "degraded", the reason', async () => {
+    const dead = await freePort();
+    const child = launch('chain-mcp-http', ['--port', '0'], { CHAIN_NODE_URL: `http://127.0.0.1:${dead}`, CHAIN_HOME: path.join(os.tmpdir(), `chain-health-${dead}`) });
+    try {
+      const banner = await stderrUntil(child, /tools: (http:\/\/\S+)/, 120_000);
+      const url = /tools: (http:\/\/\S+)/.exec(banner)![1]!;
+      const health = await request(`${url}/health`);
+      assert.equal(health.status, 503, health.text);
+      assert.equal(health.json.status, 'degraded');
+      assert.equal(health.json.node.ok, false);
+      assert.match(health.json.node.error, /^the node does not answer: /);
+    } finally {
+      child.kill('SIGKILL');
     }
   });
 

@@ -81,6 +81,12 @@ describe('chain-host --check', function () {
     }
   });
 
+  it('the read-only example with the unsafe flag on says read only: no loaded plugin has an unsafe tool', async () => {
+    const { code, stdout, stderr } = await chainHost(['--check', '--config', 'examples/read-only.chainrc.json'], { CHAIN_MCP_ENABLE_UNSAFE_WALLET_TOOLS: '1', CHAIN_MCP_HTTP_TOKEN: 'a-token-for-the-check-test' });
+    assert.equal(code, 0, stderr);
+    assert.ok(stdout.split('\n').includes('policy: read only (unsafe tools enabled, but no loaded plugin has any)'), stdout);
+  });
+
   it('a wrong keystore passphrase fails the check, as it would fail the start', async () => {
     const home = await mkdtemp(path.join(os.tmpdir(), 'chain-check-keys-'));
     try {
