@@ -87,6 +87,13 @@ describe('chain-host --check', function () {
     assert.ok(stdout.split('\n').includes('policy: read only (unsafe tools enabled, but no loaded plugin has any)'), stdout);
   });
 
+  it('the container example on a host without CHAIN_PUBLIC_QUERY_ENABLED names what is missing, not a flag chain-host lacks', async () => {
+    const { code, stdout, stderr } = await chainHost(['--check', '--config', 'examples/container.chainrc.json'], { CHAIN_MCP_HTTP_TOKEN: 'a-token-for-the-check-test' });
+    assert.equal(code, 1, stdout);
+    assert.match(stderr, /^chain-host: error: \w+ binds 0\.0\.0\.0, which is not loopback; .*: set CHAIN_PUBLIC_QUERY_ENABLED=1 in the environment\n$/);
+    assert.ok(!stderr.includes('--public-query'), stderr);
+  });
+
   it('a wrong keystore passphrase fails the check, as it would fail the start', async () => {
     const home = await mkdtemp(path.join(os.tmpdir(), 'chain-check-keys-'));
     try {
