@@ -1,4 +1,5 @@
-import { CoreTokens, createToken, definePlugin, type PluginContext } from 'chainhost/plugin';
+import { BootError, CoreTokens, createToken, definePlugin, type PluginContext } from 'chainhost/plugin';
+import { assertSameChain } from './follower/same-chain.js';
 import { ChainBlockSource } from './block/chain-block-source.js';
 import { bdsConfigSchema, bdsEnvBindings, type BdsOptions } from './bds.config.js';
 import { BdsService } from './bds-service.js';
@@ -36,8 +37,9 @@ function requireService(rt: BdsRuntime): BdsService {
 async function startIndexing(ctx: PluginContext<BdsOptions>, service: BdsService): Promise<void> {
   try {
     await service.prepare();
+    await assertSameChain(service.db.knex, ctx.resolve(CoreTokens.chainNode), service.db.describe());
   } catch (err) {
-    if (err instanceof BdsSchemaError || err instanceof WriterLockHeldError) throw err;
+    if (err instanceof BdsSchemaError || err instanceof WriterLockHeldError || err instanceof BootError) throw err;
     ctx.log.warn(`BDS database unavailable at start (${service.db.describe()}); blocks will spool until it is back`, { error: (err as Error).message });
   }
   service.start();

@@ -35,6 +35,18 @@ describe('docs/plugin-authoring.md (and the README\'s plugin example)', function
     }
   });
 
+  it('states the status the tool API answers for bad arguments (422), never 400', () => {
+    assert.match(markdown, /HTTP\s+422 on the tool API/);
+    assert.match(markdown, /bad arguments give 422 on `POST \/tools\/\{name\}`/);
+    assert.ok(!/bad arguments give 400|unknown arguments are a 400|become\s+400 `invalid_arguments`/.test(markdown), 'no 400 for the tool API');
+  });
+
+  it('tells a plugin author about skipLibCheck, as the example package sets it', async () => {
+    assert.match(markdown, /Set `"skipLibCheck": true` in that `tsconfig.json`/);
+    const example = JSON.parse(await readFile(path.join(REPO_ROOT, 'examples/third-party-plugin/tsconfig.json'), 'utf8'));
+    assert.equal(example.compilerOptions.skipLibCheck, true);
+  });
+
   it('every JSON snippet parses', () => {
     for (const [i, snippet] of blocks(markdown, 'json').entries()) assert.doesNotThrow(() => JSON.parse(snippet), `JSON snippet ${i + 1}`);
   });
