@@ -86,9 +86,11 @@ describe('command-line entry points', function () {
     const tmp = await writeTempConfig(fixtureConfig(null));
     const child = launch('chain-mcp-http', ['--config', tmp.file, '--port', '0'], { CHAIN_MCP_HTTP_TOKEN: TEST_TOKEN });
     try {
-      const banner = await stderrUntil(child, /tools: (http:\/\/\S+)/);
+      const banner = await stderrUntil(child, /^chain-mcp-http: route fixture:ping .*\n/m);
       assert.match(banner, /chain-mcp-http: plugins: fixture/);
       assert.match(banner, /chain-mcp-http: policy: read only/);
+      // Where the plugin's route is mounted: its id, plugin, server URL and path.
+      assert.match(banner, /^chain-mcp-http: route fixture:ping \(fixture\): http:\/\/127\.0\.0\.1:\d+ \/fixture\/ping$/m);
       assert.ok(!banner.includes(TEST_TOKEN), 'the banner never shows the token');
       const url = /tools: (http:\/\/\S+)/.exec(banner)![1]!;
       const health = await request(`${url}/health`, { headers: { authorization: `Bearer ${TEST_TOKEN}` } });
