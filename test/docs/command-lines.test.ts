@@ -233,6 +233,10 @@ describe('documented command lines, run bare on a fresh home', function () {
       const section = readme.slice(readme.indexOf('### Keys the model never sees'));
       const lines = /```sh\n([\s\S]*?)\n```/.exec(section)?.[1]?.split('\n') ?? [];
       assert.equal(lines.length, 5, 'five lines');
+      // docs/operations.md carries the same five lines.
+      const operations = await readFile(path.join(REPO_ROOT, 'docs/operations.md'), 'utf8');
+      const same = /```sh\n([\s\S]*?)\n```/.exec(operations.slice(operations.indexOf('## Keys the model never sees')))?.[1]?.split('\n');
+      assert.deepEqual(same, lines, 'docs/operations.md shows the README\'s five lines');
       return lines;
     }
     /** The JSON a commented line shows after its colon, as a config object. */
