@@ -24,6 +24,7 @@ const BENCHMARKS: Record<string, () => Promise<{ run(): Promise<BenchResult[]> }
   'keystore-cold-start': () => import('./keystore-cold-start.js'),
   'tools-list-bytes': () => import('./tools-list-bytes.js'),
   'hostile-clients': () => import('./hostile-clients.js'),
+  'fresh-home-start': () => import('./fresh-home-start.js'),
 };
 
 const wanted = process.argv.slice(2);

@@ -8,7 +8,7 @@ import type { ExtensionPoint, ExtensionPointFactory } from './extension-point.js
 import type { Logger } from './logger.js';
 import type { QueryPathDefinition } from './query/query-path.js';
 import type { QueryPathRegistry } from './query/query-path-registry.js';
-import type { RouteContribution, ServerDeclaration, WebSocketContribution } from './routes.js';
+import type { OwnListener, RouteContribution, ServerDeclaration, WebSocketContribution } from './routes.js';
 import type { Token } from './tokens.js';
 import type { ToolDefinition } from './tools/tool.js';
 
@@ -97,5 +97,7 @@ export interface PluginContext<Options = unknown> {
     /** Whether a server of this name is declared so far (the command's own, like `tools`, are declared before register). */
     isDeclared(name: string): boolean;
     urlOf(name: string): string | undefined;
+    /** A port this plugin binds itself in start(), declared in register/init so `--check` lists it. */
+    declareOwn(listener: OwnListener): void;
   };
 }

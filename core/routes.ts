@@ -38,6 +38,19 @@ export interface ServerDeclaration {
   directHandler?: DirectHandler;
 }
 
+/**
+ * A port a plugin binds itself, outside the host's servers (the devnet's node RPC and its
+ * metrics): declared so `--check` lists every port a config would bind, not only the host's.
+ */
+export interface OwnListener {
+  /** e.g. `node RPC`. */
+  name: string;
+  host: string;
+  port: number;
+  /** What answers there, e.g. `/status  /websocket`. */
+  paths?: string;
+}
+
 export type DirectHandler = (req: IncomingMessage, res: ServerResponse, answered: AnsweredRequest) => boolean;
 
 /** Reports one answered request by its route pattern (e.g. `/tools/:name`), never its raw path. */

@@ -16,7 +16,7 @@ import { parsePluginOptions } from '../core/config/plugin-options.js';
 import { createLogger, type Logger } from '../core/logger.js';
 import type { AnyPlugin, PluginContext } from '../core/plugin.js';
 import { QueryPathRegistry } from '../core/query/query-path-registry.js';
-import type { AnsweredRequest, RouteContribution, ServerDeclaration, UpgradeRefusal, WebSocketContribution } from '../core/routes.js';
+import type { AnsweredRequest, OwnListener, RouteContribution, ServerDeclaration, UpgradeRefusal, WebSocketContribution } from '../core/routes.js';
 import { asInjectionToken, tokenName, type Token } from '../core/tokens.js';
 import type { ToolDefinition } from '../core/tools/tool.js';
 import { ToolInvoker } from '../core/tools/tool-invoker.js';
@@ -31,6 +31,7 @@ import { resolvePlugins } from './plugin-resolver.js';
 import { checkBindRules } from './servers/bind-rules.js';
 import { createKoaApp } from './servers/koa-app.js';
 import { ClientInFlight, DEFAULT_HTTP_SERVER_LIMITS, httpServerOptions, refuseOverClientCap } from '../core/http/server-limits.js';
+import { routeMount } from './servers/route-mounts.js';
 import { urlFor } from '../core/net/bind-address.js';
 import { loopbackHostHeaderAllowed } from '../core/net/host-header.js';
 import { HostMetrics, UNKNOWN_TOOL } from './metrics/host-metrics.js';
@@ -88,6 +89,8 @@ export class Host {
   readonly routes = new ContributionList<RouteContribution>('route', (r) => `${r.server}:${r.id}`);
   readonly webSockets = new ContributionList<WebSocketContribution>('websocket', (w) => `${w.server}:${w.path}`);
   readonly servers = new ContributionList<ServerDeclaration>('server', (s) => s.name, null);
+  /** Ports plugins bind themselves (the devnet's node RPC and metrics), for `--check`. */
+  readonly ownListeners: Array<OwnListener & { plugin: string }> = [];
   readonly invoker: ToolInvoker;
   /** Prometheus figures; recorded and served only when the `metrics` server is configured. */
   readonly metrics: HostMetrics;
@@ -280,6 +283,16 @@ export class Host {
     }
   }
 
+  /**
+   * `--check`: unlocks the keystore as start() would, so a wrong passphrase fails the check
+   * instead of the start (the accounts are decrypted in memory only, nothing is bound).
+   */
+  async checkKeystore(): Promise<string | null> {
+    await this.openKeystore();
+    await this.keystoreReady;
+    return this.keystoreState;
+  }
+
   /** Refuses (BootError unsafe_bind) any declared server the bind rules forbid, without binding anything. */
   checkBindRules(): void {
     for (const declaration of this.servers.values()) checkBindRules(declaration, this.config.settings);
@@ -327,16 +340,46 @@ export class Host {
     const s = this.config.settings;
     const lines = [
       `plugins: ${this.pluginNames().join(', ') || '(none)'}`,
-      `policy: ${this.policy.describe()}`,
+      `policy: ${this.policyLine()}`,
       `tools: ${this.invoker.visible().length} visible of ${this.tools.values().length + this.tools.withheld().length}`,
       `node: ${this.provided.get(CoreTokens.chainNode) === 'host (default)' ? s.nodeUrl : `in-process (${this.provided.get(CoreTokens.chainNode)})`}; chain id ${s.chainId}`,
     ];
     for (const r of this.running) lines.push(`${r.declaration.name}: ${r.url}${r.declaration.name === METRICS_SERVER ? '/metrics' : ''}`);
+    // Where each plugin's routes answer: a third-party route is otherwise invisible until someone reads its source.
+    for (const { plugin, value } of this.routes.list()) {
+      const url = this.serverUrl(value.server);
+      if (url) lines.push(`route ${value.id} (${plugin}): ${url} ${routeMount(value)}`);
+    }
     if (this.keystoreState) lines.push(`keystore: ${this.keystoreState}`);
     if (s.tools.stdio) lines.push('mcp: stdio');
     const failed = this.booted.filter((b) => b.failed);
     for (const f of failed) lines.push(`skipped optional plugin ${f.plugin.name}: ${f.failed}`);
     return lines;
+  }
+
+  /**
+   * Whether the node this host reads answers (`/health`): its CometBFT `health`, waiting at most
+   * `timeoutMs`. The reason is the error's message, never a stack. Null when no loaded plugin
+   * reads a node (a crypto-only host has none to be healthy).
+   */
+  async nodeHealth(timeoutMs = 2_000): Promise<{ ok: true } | { ok: false; error: string } | null> {
+    if (!this.nodeCreated) return null;
+    try {
+      await this.resolve(CoreTokens.chainNode).health({ timeoutMs });
+      return { ok: true };
+    } catch (err) {
+      return { ok: false, error: err instanceof Error ? err.message : String(err) };
+    }
+  }
+
+  /**
+   * The capability policy as it applies to what is loaded: with the unsafe flag on but no
+   * unsafe contribution (the read-only set), "read + unsafe" would promise tools that are not there.
+   */
+  policyLine(): string {
+    if (!this.policy.unsafeEnabled) return this.policy.describe();
+    const unsafe = this.lists.some((list) => list.capabilityOf && list.values().some((value) => list.capabilityOf!(value) === 'unsafe'));
+    return unsafe ? this.policy.describe() : 'read only (unsafe tools enabled, but no loaded plugin has any)';
   }
 
   private async phase(name: 'register' | 'init' | 'start', step: (b: BootedPlugin) => unknown): Promise<void> {
@@ -367,6 +410,7 @@ export class Host {
   private async markFailed(b: BootedPlugin, reason: string): Promise<void> {
     b.failed = reason;
     for (const list of this.lists) list.removePlugin(b.plugin.name);
+    for (let i = this.ownListeners.length - 1; i >= 0; i--) if (this.ownListeners[i]!.plugin === b.plugin.name) this.ownListeners.splice(i, 1);
     for (const [id, point] of this.extensionPoints) if (point.owner === b.plugin.name) this.extensionPoints.delete(id);
     await this.runStopHooks(b);
   }
@@ -604,6 +648,9 @@ export class Host {
         declare: (server) => host.servers.add(name, server),
         isDeclared: (server) => host.servers.get(server) !== undefined,
         urlOf: (server) => host.serverUrl(server),
+        declareOwn: (listener) => {
+          host.ownListeners.push({ ...listener, plugin: name });
+        },
       },
     };
   }

@@ -31,6 +31,9 @@ export const HOST_ENV_BINDINGS: readonly EnvBinding[] = [
   { variable: 'HTTP_PUBLISH_HOST', path: ['tools', 'http', 'publishHost'], type: 'string' },
   { variable: 'CHAIN_MCP_HTTP_TOKEN', path: ['tools', 'http', 'token'], type: 'string', secret: true },
   { variable: 'CHAIN_MCP_HTTP_CORS_ORIGINS', path: ['tools', 'http', 'corsOrigins'], type: 'list' },
+  // The host's /metrics server: they move it when the config serves it (`metrics` set), never turn it on.
+  { variable: 'CHAIN_METRICS_HOST', path: ['metrics', 'host'], type: 'string' },
+  { variable: 'CHAIN_METRICS_PORT', path: ['metrics', 'port'], type: 'integer' },
 ];
 
 const TYPES: ReadonlySet<string> = new Set<EnvBinding['type']>(['string', 'integer', 'flag', 'list']);

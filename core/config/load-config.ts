@@ -55,8 +55,7 @@ export async function loadConfig(options: LoadConfigOptions = {}): Promise<Loade
     }
   } catch (err) {
     if (err instanceof BootError) throw err;
-    const reason = err instanceof Error ? err.message.split('\n')[0] : String(err);
-    throw new BootError('config_invalid', `cannot read config ${options.configPath ?? `from ${cwd}`}: ${reason}`);
+    throw new BootError('config_invalid', `cannot read config ${options.configPath ?? `from ${cwd}`}: ${readFailure(err)}`);
   }
 
   if (options.plugins) {
@@ -73,6 +72,7 @@ export async function loadConfig(options: LoadConfigOptions = {}): Promise<Loade
     const value = env[binding.variable];
     if (value === undefined || value === '') continue;
     if (binding.path[0] === 'tools' && binding.path[1] === 'http' && !httpEnabled) continue;
+    if (binding.path[0] === 'metrics' && (raw.metrics === null || raw.metrics === undefined)) continue;
     setPath(raw, binding.path, convertEnvValue(binding, value));
     origins.set(binding.path.join('.'), { label: binding.variable, shown: binding.secret ? '[redacted]' : value });
   }
@@ -88,6 +88,22 @@ export async function loadConfig(options: LoadConfigOptions = {}): Promise<Loade
   const file = parsed.data;
   const baseDir = source ? path.dirname(source) : cwd;
   return { file, source, baseDir, settings: toSettings(file, baseDir), env, flags: options.flags ?? {} };
+}
+
+/**
+ * One line for a config file that cannot be read. cosmiconfig's JSON errors put the reason after
+ * a code frame (`JSON Error in <file>: \n\n> 1 | …`), so the first line alone names no reason;
+ * the file's text (`while parsing '…'`, the frame) is left out: a config may hold a token.
+ */
+function readFailure(err: unknown): string {
+  if (!(err instanceof Error)) return String(err);
+  const frame = (err as { codeFrame?: unknown }).codeFrame;
+  let text = err.message;
+  if (typeof frame === 'string' && frame) text = text.split(frame).join(' ');
+  text = text.replace(/ while parsing '[\s\S]*$/, '').replace(/\s+/g, ' ').trim();
+  const position = /at position (\d+)/.exec(text);
+  const where = frame && typeof frame === 'string' ? /^>\s*(\d+)\s*\|/m.exec(frame) : null;
+  return where && position ? `${text} (line ${where[1]})` : text;
 }
 
 function toSettings(file: ConfigFile, baseDir: string): HostSettings {

@@ -49,7 +49,7 @@ export { ALIAS_PATTERN, type KeystoreEntry } from '../../core/keystore/keystore-
 export { decimalOut, intOut, intValue, rawOut, toolJson, warningsOut, withExtras } from '../../core/tools/tool-output.js';
 
 // Routes, WebSockets and the servers they are mounted on.
-export type { AnsweredRequest, DirectHandler, RouteContribution, ServerDeclaration, UpgradeRefusal, WebSocketContribution } from '../../core/routes.js';
+export type { AnsweredRequest, DirectHandler, OwnListener, RouteContribution, ServerDeclaration, UpgradeRefusal, WebSocketContribution } from '../../core/routes.js';
 // What a server of its own needs: bounded JSON bodies, the loopback and Host-header rules.
 export * from '../../core/http/json-body.js';
 export { ClientInFlight, clientKey, DEFAULT_HTTP_SERVER_LIMITS, httpServerOptions, refuseOverClientCap, type HttpServerLimits } from '../../core/http/server-limits.js';

@@ -1,4 +1,5 @@
 #!/usr/bin/env node
+import { serverVersion } from '../tools-server/server-info.js';
 import { Command, InvalidArgumentError } from 'commander';
 import { createProgress } from '../../plugins/bds/maintenance/progress.js';
 import { reindex } from '../../plugins/bds/maintenance/reindex.js';
@@ -17,6 +18,7 @@ function height(value: string, flag: string): number {
 }
 
 const program = new Command(NAME)
+  .version(serverVersion(), '-v, --version')
   .description('Rebuild the BDS index from a node RPC: by default from the indexed height + 1 to the source\'s latest height.')
   .option('-c, --config <file>', 'config file (default: searched in the working directory); its plugins contribute their indexers')
   .option('--rpc-url <url>', 'source node RPC (default: the configured node, or the in-process devnet)')
@@ -25,7 +27,7 @@ const program = new Command(NAME)
   .option('--reset', 'drop the BDS schema and clear the local spool, then rebuild from genesis (only after the source passed its checks: range served, chain id and hashes)')
   .option('--batch-blocks <n>', 'blocks per database transaction (default 64)', (v) => height(v, '--batch-blocks'))
   .allowExcessArguments(false)
-  .configureOutput({ writeOut: (s) => process.stderr.write(s), writeErr: (s) => process.stderr.write(s) });
+  .configureOutput({ writeOut: (s) => process.stdout.write(s), writeErr: (s) => process.stderr.write(s) });
 program.parse(process.argv);
 const opts = program.opts<{ config?: string; rpcUrl?: string; startHeight?: number; endHeight?: number; reset?: boolean; batchBlocks?: number }>();
 

@@ -1,4 +1,5 @@
 #!/usr/bin/env node
+import { serverVersion } from '../tools-server/server-info.js';
 import { Command } from 'commander';
 import { resolve } from 'node:path';
 import { createProgress } from '../../plugins/bds/maintenance/progress.js';
@@ -17,9 +18,10 @@ import { runBdsMaintenance } from '../cli/bds-maintenance.js';
 const NAME = 'chain-bds-snapshot';
 
 const program = new Command(NAME)
+  .version(serverVersion(), '-v, --version')
   .description('Export or import the BDS indexed history as a versioned, compressed archive.')
   .option('-c, --config <file>', 'config file (default: searched in the working directory)')
-  .configureOutput({ writeOut: (s) => process.stderr.write(s), writeErr: (s) => process.stderr.write(s) });
+  .configureOutput({ writeOut: (s) => process.stdout.write(s), writeErr: (s) => process.stderr.write(s) });
 
 program
   .command('export')

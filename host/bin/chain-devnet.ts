@@ -16,7 +16,7 @@ await runCommand({
   plugins: (opts) => (opts.bds ? ['devnet', 'bds'] : ['devnet']),
   options: (program) => {
     program
-      .option('--home <dir>', 'chain data directory (default <CHAIN_HOME>/devnet)')
+      .option('--home <dir>', 'data directory (overrides CHAIN_HOME; default .chain): chain data in <dir>/devnet, the --bds index in <dir>/bds')
       .option('--port <number>', 'node RPC port (default 26657; 0 picks a free port)', int)
       .option('--metrics-port <number>', 'Prometheus metrics port (default 9108; 0 picks a free port)', int)
       .option('--chain-id <id>', 'chain id (overrides CHAIN_ID; default chain-local-1)')
@@ -28,7 +28,8 @@ await runCommand({
   },
   flagsToConfig: (opts) => ({
     'chainId': opts.chainId,
-    'plugins.devnet.home': opts.home,
+    // The whole home, not only the chain data: the --bds index must live beside the chain it indexes.
+    'home': opts.home,
     'plugins.devnet.port': opts.port,
     'plugins.devnet.metricsPort': opts.metricsPort,
     'plugins.devnet.blockTimeMs': opts.blockTime,

@@ -14,5 +14,6 @@ await runCommand(queryServiceCommand({
   description: 'Serve read-only GraphQL over the BDS database with PostGraphile names and shapes (POST /graphql).',
   plugin: 'graphql',
   defaultPort: 5000,
+  variables: { host: 'CHAIN_GRAPHQL_HOST', port: 'CHAIN_GRAPHQL_PORT' },
   config: { 'plugins.graphql.enabled': true },
 }));

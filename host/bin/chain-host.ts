@@ -8,4 +8,5 @@ await runCommand({
   description: 'Run the chainhost plugin host with the plugins, servers and tool surfaces named in the config file.',
   stdio: 'config',
   http: 'config',
+  requiresConfig: true,
 });

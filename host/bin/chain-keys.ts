@@ -1,4 +1,5 @@
 #!/usr/bin/env node
+import { serverVersion } from '../tools-server/server-info.js';
 import { Command, InvalidArgumentError } from 'commander';
 import { normalizeMnemonic, mnemonicProblem, deriveFromMnemonic } from '../../core/chain/hd-wallet.js';
 import { isPrivateKey, Wallet } from '../../core/chain/keys.js';
@@ -17,9 +18,10 @@ import { keystorePassphrase, PASSPHRASE_VARIABLE, readStandardInput, SecretInput
 const NAME = 'chain-keys';
 
 const program = new Command(NAME)
+  .version(serverVersion(), '-v, --version')
   .description('Manage the host-held encrypted accounts under <CHAIN_HOME>/keys (scrypt + AES-256-GCM).')
   .option('-c, --config <file>', 'config file, for `home` (default: searched in the working directory; CHAIN_HOME overrides)')
-  .configureOutput({ writeOut: (s) => process.stderr.write(s), writeErr: (s) => process.stderr.write(s) })
+  .configureOutput({ writeOut: (s) => process.stdout.write(s), writeErr: (s) => process.stderr.write(s) })
   .addHelpText('after', `
 The passphrase comes from ${PASSPHRASE_VARIABLE} or, on a terminal, a prompt; one passphrase
 opens every account of a keystore. Private keys and mnemonics are read from standard input only.`);

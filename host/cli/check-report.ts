@@ -1,6 +1,8 @@
 import { urlFor } from '../../core/net/bind-address.js';
 import type { ContributionList } from '../../core/contribution-list.js';
 import type { Host } from '../host.js';
+import { routeMount } from '../servers/route-mounts.js';
+import type { RouteContribution } from '../../core/routes.js';
 
 /**
  * `--check`: what a booted-but-not-started host would serve, one section per contribution kind
@@ -10,26 +12,32 @@ import type { Host } from '../host.js';
  * not part of any contribution.
  */
 export function checkReport(host: Host): string[] {
-  const lines = [`plugins: ${host.pluginNames().join(', ') || '(none)'}`, `policy: ${host.policy.describe()}`];
+  const lines = [`plugins: ${host.pluginNames().join(', ') || '(none)'}`, `policy: ${host.policyLine()}`];
   const failed = host.describe().filter((l) => l.startsWith('skipped optional plugin'));
   lines.push(...failed);
-  lines.push(...section(`servers it would start`, host.servers.values().map((s) => [s.name, urlFor(s.host, s.port), s.kind])));
+  // Every port the config binds: the host's servers and those plugins bind themselves (the devnet's node RPC and metrics).
+  lines.push(...section(`ports it would bind`, [
+    ...host.servers.list().map(({ plugin, value: s }) => [s.name, urlFor(s.host, s.port), s.kind, `from ${plugin}`]),
+    ...host.ownListeners.map((l) => [l.name, urlFor(l.host, l.port), l.paths ?? '', `from ${l.plugin}`]),
+  ]));
   for (const list of host.contributionLists()) {
     if (list === (host.servers as ContributionList<unknown>)) continue;
-    lines.push(...section(plural(list.kind), rowsOf(list)));
+    lines.push(...section(plural(list.kind), rowsOf(host, list)));
   }
   return lines;
 }
 
-function rowsOf(list: ContributionList<unknown>): string[][] {
+function rowsOf(host: Host, list: ContributionList<unknown>): string[][] {
   const capability = (value: unknown) => (list.capabilityOf ? String(list.capabilityOf(value)) : '-');
   // A query path is keyed by its route; its pattern says more.
   const label = (value: unknown) => {
     const pattern = (value as { pattern?: unknown }).pattern;
     return typeof pattern === 'string' ? pattern : list.keyOf(value);
   };
+  // A route says where it is mounted: its server and paths.
+  const mount = (value: unknown) => (list === (host.routes as ContributionList<unknown>) ? [`on ${(value as RouteContribution).server} ${routeMount(value as RouteContribution)}`] : []);
   return [
-    ...list.list().map((e) => [label(e.value), capability(e.value), `from ${e.plugin}`]),
+    ...list.list().map((e) => [label(e.value), capability(e.value), `from ${e.plugin}`, ...mount(e.value)]),
     ...list.withheld().map((e) => [label(e.value), capability(e.value), `from ${e.plugin}`, 'withheld by the policy']),
   ];
 }

@@ -7,7 +7,7 @@ export interface QueryServiceCommand {
   /** The plugin the command serves: always loaded; `--host`, `--port` and `--public-query` set its options. */
   plugin: string;
   defaultPort: number;
-  /** Variables the command reads for the bind address and port when the flags are absent (they win over the config file). */
+  /** The plugin's variables for the bind address and port (its env bindings read them; the flags win over them), named in the help. */
   variables?: { host: string; port: string };
   /** Added to `--public-query`'s help. */
   publicQueryNote?: string;
@@ -20,7 +20,6 @@ export interface QueryServiceCommand {
  * its own, bound to loopback unless both `--public-query` and CHAIN_PUBLIC_QUERY_ENABLED=1.
  */
 export function queryServiceCommand(c: QueryServiceCommand): CommandSpec {
-  const fromEnv = (name: string | undefined) => (name ? process.env[name]?.trim() || undefined : undefined);
   const overrides = (variable: string | undefined) => (variable ? `overrides ${variable}; ` : '');
   return {
     name: c.name,
@@ -34,14 +33,11 @@ export function queryServiceCommand(c: QueryServiceCommand): CommandSpec {
         .option('--port <number>', `port (${overrides(c.variables?.port)}default ${c.defaultPort}, 0 picks a free port)`, numberArgument)
         .option('--public-query', `allow a non-loopback bind; also needs CHAIN_PUBLIC_QUERY_ENABLED=1${c.publicQueryNote ?? ''}`);
     },
-    flagsToConfig: (opts) => {
-      const port = fromEnv(c.variables?.port);
-      return {
-        ...c.config,
-        [`plugins.${c.plugin}.host`]: opts.host ?? fromEnv(c.variables?.host),
-        [`plugins.${c.plugin}.port`]: opts.port ?? (port === undefined ? undefined : numberArgument(port)),
-        [`plugins.${c.plugin}.publicQuery`]: opts.publicQuery === true ? true : undefined,
-      };
-    },
+    flagsToConfig: (opts) => ({
+      ...c.config,
+      [`plugins.${c.plugin}.host`]: opts.host,
+      [`plugins.${c.plugin}.port`]: opts.port,
+      [`plugins.${c.plugin}.publicQuery`]: opts.publicQuery === true ? true : undefined,
+    }),
   };
 }

@@ -9,7 +9,7 @@ import { addToolSurfaces, serveStdio, serverVersion } from '../tools-server/inde
 import { checkReport } from './check-report.js';
 import { connectBannerOf } from './connect-banner.js';
 import { availableDefaultToolPlugins } from './default-tool-plugins.js';
-import { SecretInputError, startupPassphrase } from './secret-input.js';
+import { PASSPHRASE_VARIABLE, SecretInputError, startupPassphrase } from './secret-input.js';
 
 /**
  * What one command-line entry point serves. Everything else — flags, config loading, boot,
@@ -28,6 +28,8 @@ export interface CommandSpec {
   plugins?: readonly string[] | ((opts: Record<string, unknown>) => readonly string[]);
   /** Load DEFAULT_TOOL_PLUGINS (those built in) when the config names no plugin. */
   defaultToolPlugins?: boolean;
+  /** The command serves only what a config names (chain-host): without a config file it refuses to start instead of serving nothing. */
+  requiresConfig?: boolean;
   /** A command's own options (e.g. a plugin's `--public-query`)… */
   options?(program: Command): void;
   /** …and the config paths they set, e.g. `{ 'plugins.dashboard.port': opts.port }` (undefined values are ignored). */
@@ -78,16 +80,23 @@ export async function runCommand(spec: CommandSpec, argv: readonly string[] = pr
 
   try {
     const config = await loadCommandConfig(spec, opts);
+    if (spec.requiresConfig && config.source === null) {
+      throw new BootError('config_invalid', `no config file found in ${process.cwd()} (looked for ${CONFIG_FILE_NAMES}); pass one with --config <file>, e.g. ${spec.name} --config chainrc.example.json`);
+    }
     host = await Host.create(config, {
       log: opts.check ? createLogger({ scope: spec.name, level: 'warn' }) : log,
       surfaces: spec.http === 'never' ? [] : [(h) => addToolSurfaces(h)],
       // Never a prompt when stdin carries MCP: the protocol owns it.
       keystore: { passphrase: (hasAccounts) => startupPassphrase(hasAccounts, { mcpStdio: config.settings.tools.stdio }) },
     });
+    if (spec.requiresConfig && host.pluginNames().length === 0 && host.servers.values().length === 0 && !config.settings.tools.stdio) {
+      throw new BootError('config_invalid', `${config.source} names no plugins and no servers: nothing to run (add "plugins", "tools.http" or "tools.stdio")`);
+    }
     if (opts.check) {
       // Registered and initialised, never started: nothing binds; stop() releases what init opened.
       host.checkBindRules();
-      process.stdout.write(`${checkReport(host).join('\n')}\ncheck passed: nothing was started or bound\n`);
+      const keystore = await host.checkKeystore();
+      process.stdout.write(`${checkReport(host).join('\n')}\n${keystore ? `keystore: ${keystore}\n` : ''}check passed: nothing was started or bound\n`);
       return await stop(0);
     }
     // An MCP stdio client waits for its first answer: the session opens before the keystore's
@@ -144,6 +153,9 @@ function commandPlugins(spec: CommandSpec, opts: ParsedOptions): Record<string, 
   return Object.fromEntries(names.map((name) => [name, {}]));
 }
 
+/** What cosmiconfig searches for the module `chain` in the working directory. */
+const CONFIG_FILE_NAMES = '.chainrc, .chainrc.json, .chainrc.yaml, .chainrc.js, chain.config.js, package.json "chain" and the other cosmiconfig names';
+
 /** Commands whose job is serving tools (chain-host, chain-mcp-http, chain-mcp) print how to connect an MCP client. */
 function servesTools(spec: CommandSpec, config: LoadedConfig): boolean {
   return spec.http !== 'never' || spec.stdio === 'always' || config.settings.tools.stdio;
@@ -168,7 +180,7 @@ function buildProgram(spec: CommandSpec, pluginVariables: readonly PluginEnvBind
     .option('-c, --config <file>', 'config file (default: .chainrc, .chainrc.json, chain.config.js or package.json "chain", searched in the working directory)')
     .option('--check', 'validate the config, load the plugins and print what would be served (plugins, servers, tools, routes, query paths, indexers); start and bind nothing')
     .allowExcessArguments(false)
-    .configureOutput({ writeOut: (s) => process.stderr.write(s), writeErr: (s) => process.stderr.write(s) });
+    .configureOutput({ writeOut: (s) => process.stdout.write(s), writeErr: (s) => process.stderr.write(s) });
   if (spec.httpFlags) {
     program
       .option('--host <address>', 'HTTP bind address (overrides HTTP_HOST; default 127.0.0.1)')
@@ -183,6 +195,7 @@ function buildProgram(spec: CommandSpec, pluginVariables: readonly PluginEnvBind
   program.addHelpText('after', `
 Environment variables (override the config file; flags override both):
 ${variables}
+  ${PASSPHRASE_VARIABLE} (unlocks the keystore under <home>/keys at start; never printed)
 ${pluginLines ? `\nRead by a plugin while it is loaded:\n${pluginLines}\n` : ''}
 Unsafe tools (wallets, signing, submitting) are enabled only by CHAIN_MCP_ENABLE_UNSAFE_WALLET_TOOLS=1.
 Logs and the start banner go to stderr.`);

@@ -36,10 +36,8 @@ export interface SchemaSection {
 /** Variables read outside any binding (not config keys, or one command's own). */
 const OTHER_VARIABLES: ReadonlyArray<[string, string]> = [
   ['CHAIN_LOG_LEVEL', '`debug`, `info` (default), `warn` or `error`: the lowest level of the log lines written to stderr.'],
-  ['CHAIN_DASHBOARD_HOST', '`chain-dashboard` only: `plugins.dashboard.host` (its `--host` flag wins).'],
-  ['CHAIN_DASHBOARD_PORT', '`chain-dashboard` only: `plugins.dashboard.port` (its `--port` flag wins).'],
   ['CHAIN_KEYSTORE_PASSPHRASE_FILE', 'a file holding the keystore passphrase (docs/keystore.md), readable by its owner only: one its group or others can read is refused with the `chmod 600` to run; one trailing line break is not part of the passphrase. The printed stdio `mcpServers` snippet names this file, never the passphrase.'],
-  ['CHAIN_KEYSTORE_PASSPHRASE', 'the keystore passphrase itself (docs/keystore.md); prefer `CHAIN_KEYSTORE_PASSPHRASE_FILE`, and set only one of the two.'],
+  ['CHAIN_KEYSTORE_PASSPHRASE', 'the keystore passphrase itself (docs/keystore.md), never printed; prefer `CHAIN_KEYSTORE_PASSPHRASE_FILE`, and set only one of the two. Without either, a host that signs by `account` starts with the keystore locked (a terminal is asked instead).'],
 ];
 
 const TYPE_NOTES: Record<EnvBinding['type'], string> = {

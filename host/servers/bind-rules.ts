@@ -26,7 +26,13 @@ export function checkBindRules(server: ServerDeclaration, settings: HostSettings
     return;
   }
   if (!loopback && !(server.publicQuery && settings.publicQueryEnabled)) {
+    // Name what is missing in the terms of the command at hand: a config key for chain-host, the flag where the command has one.
+    const key = server.name === 'metrics' ? 'metrics.publicQuery' : `plugins.${server.name}.publicQuery`;
+    const missing = [
+      server.publicQuery ? null : `${key}: true in the config (or the --public-query flag of chain-${server.name}, where that command serves it)`,
+      settings.publicQueryEnabled ? null : 'CHAIN_PUBLIC_QUERY_ENABLED=1 in the environment',
+    ].filter(Boolean).join(' and ');
     throw new BootError('unsafe_bind',
-      `${server.name} binds ${server.host}, which is not loopback; public query publishing needs both --public-query and CHAIN_PUBLIC_QUERY_ENABLED=1`);
+      `${server.name} binds ${server.host}, which is not loopback; public query publishing needs both its publicQuery option and CHAIN_PUBLIC_QUERY_ENABLED=1: set ${missing}`);
   }
 }

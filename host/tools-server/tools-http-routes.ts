@@ -14,13 +14,19 @@ import { toolListing } from './tool-listing.js';
  * checks are those of every other transport; failures are ApiErrors in the one error shape.
  */
 export function addToolsHttpRoutes(router: Router, host: Host, options: { call: HttpToolCall }): void {
-  router.get('/health', (ctx) => {
+  // Upstream's shape ({status, tools}) plus ours; "ok" only when the node answers too: a tool
+  // server whose node is down cannot answer its chain tools, so a health check must see it (503).
+  router.get('/health', async (ctx) => {
+    const node = await host.nodeHealth();
+    const ok = node === null || node.ok;
+    ctx.status = ok ? 200 : 503;
     ctx.body = {
-      status: 'ok',
+      status: ok ? 'ok' : 'degraded',
       name: SERVER_NAME,
       version: serverVersion(),
       tools: host.invoker.visible().length,
       unsafe_tools_enabled: host.policy.unsafeEnabled,
+      ...(node === null ? {} : { node: node.ok ? { ok: true } : { ok: false, error: `the node does not answer: ${node.error}` } }),
     };
   });
   router.get('/tools', (ctx) => {

@@ -1,6 +1,6 @@
 import { lookupPaths } from './query/lookup-paths.js';
 import { resolve } from 'node:path';
-import type { Logger, QueryPathDefinition } from 'chainhost/plugin';
+import { QueryPathError, type Logger, type QueryPathDefinition } from 'chainhost/plugin';
 import type { BlockSource } from './block/chain-block-source.js';
 import type { BdsOptions } from './bds.config.js';
 import { BdsDatabase } from './database/bds-database.js';
@@ -34,6 +34,8 @@ export interface BdsServiceInput {
   log: Logger;
   /** Told of every database failure of the worker (the plugin's `bds_db_errors_total`). */
   onDbError?: (operation: BdsDbOperation) => void;
+  /** A fresh PGlite directory starts in the background (BdsDatabase `background`); `db.ready` says when. */
+  backgroundStart?: boolean;
 }
 
 /** Longest pause between two questions of a read waiting for the read copy (they start at 1 ms; a healthy replica replays within milliseconds). */
@@ -85,6 +87,9 @@ export function spoolDirOf(options: BdsOptions, home: string): string {
   return resolve(home, options.spoolDir ?? 'bds-spool');
 }
 
+/** What a BDS query path answers while the index database of a fresh home is still being created. */
+export const STILL_INITIALISING = 'BDS is initialising its index database (first start on a fresh home); the indexed reads answer once it is ready, in a few seconds';
+
 export class BdsService {
   readonly spool: Spool;
   readonly writer: BlockWriter;
@@ -127,7 +132,9 @@ export class BdsService {
   static async open(input: BdsServiceInput): Promise<BdsService> {
     if (!input.options.writer) return new BdsService(await BdsDatabase.open({ ...readerOnlyOptionsOf(input), logger: input.log }), null, input);
     const readOptions = readDatabaseOptionsOf(input.options, input.home);
-    const db = await BdsDatabase.open({ ...databaseOptionsOf(input.options, input.home), logger: input.log });
+    const primary = databaseOptionsOf(input.options, input.home);
+    const background = input.backgroundStart === true && !primary.url && BdsDatabase.isFreshPgliteDir(primary.pgliteDir);
+    const db = await BdsDatabase.open({ ...primary, logger: input.log, background });
     let replicaDb: BdsDatabase | null = null;
     try {
       if (readOptions) replicaDb = await BdsDatabase.open({ ...readOptions, logger: input.log });
@@ -163,7 +170,15 @@ export class BdsService {
   }
 
   queryPaths(): QueryPathDefinition[] {
-    return [...statusPaths(this.status, this.spool), ...blockPaths(this.query), ...eventPaths(this.query), ...statePaths(this.query), ...projectionPaths(this.query), ...lookupPaths(this.query)];
+    const paths = [...statusPaths(this.status, this.spool), ...blockPaths(this.query), ...eventPaths(this.query), ...statePaths(this.query), ...projectionPaths(this.query), ...lookupPaths(this.query)];
+    // While a fresh PGlite initialises, say so at once instead of holding the request until it is ready.
+    return paths.map((p) => ({
+      ...p,
+      handler: (query, ctx) => {
+        if (!this.readDb.isReady) throw new QueryPathError(STILL_INITIALISING);
+        return p.handler(query, ctx);
+      },
+    }));
   }
 
   start(): void {

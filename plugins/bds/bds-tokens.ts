@@ -28,15 +28,3 @@ export interface BdsDatabaseHandle {
 export const BdsTokens = {
   database: createToken<BdsDatabaseHandle>('bds.database'),
 };
-
-/**
- * For the maintenance commands (host/bin), which boot the configured plugins without starting
- * them to collect every contributed indexer: the BDS service itself. Not exported from index.ts.
- */
-export interface BdsServiceAccess {
-  service(): import('./bds-service.js').BdsService;
-}
-
-export const BdsInternalTokens = {
-  service: createToken<BdsServiceAccess>('bds.internal.service'),
-};

@@ -1,8 +1,10 @@
-import { CoreTokens, createToken, definePlugin, type PluginContext } from 'chainhost/plugin';
+import { BootError, CoreTokens, createToken, definePlugin, type PluginContext } from 'chainhost/plugin';
+import { assertSameChain } from './follower/same-chain.js';
 import { ChainBlockSource } from './block/chain-block-source.js';
 import { bdsConfigSchema, bdsEnvBindings, type BdsOptions } from './bds.config.js';
 import { BdsService } from './bds-service.js';
-import { BdsInternalTokens, BdsTokens, type BdsDatabaseHandle } from './bds-tokens.js';
+import { BdsInternalTokens } from './bds-internal-tokens.js';
+import { BdsTokens, type BdsDatabaseHandle } from './bds-tokens.js';
 import { BdsSchemaError } from './database/bds-schema.js';
 import { WriterLockHeldError } from './follower/writer-lock.js';
 import { bdsIndexers, type BdsIndexer, type BdsIndexerRegistrar } from './indexer-point.js';
@@ -30,6 +32,25 @@ function runtimeOf(ctx: PluginContext<BdsOptions>): BdsRuntime {
 function requireService(rt: BdsRuntime): BdsService {
   if (!rt.service) throw new Error('the BDS database is not open yet (available from init on)');
   return rt.service;
+}
+
+/** Schema, lock, then the follower. A database down at start is not fatal (blocks spool); an incompatible schema or a second writer is. */
+async function startIndexing(ctx: PluginContext<BdsOptions>, service: BdsService): Promise<void> {
+  try {
+    await service.prepare();
+    await assertSameChain(service.db.knex, ctx.resolve(CoreTokens.chainNode), service.db.describe());
+  } catch (err) {
+    if (err instanceof BdsSchemaError || err instanceof WriterLockHeldError || err instanceof BootError) throw err;
+    ctx.log.warn(`BDS database unavailable at start (${service.db.describe()}); blocks will spool until it is back`, { error: (err as Error).message });
+  }
+  service.start();
+  ctx.log.info(`BDS indexing into ${service.db.describe()}; spool ${service.spool.dir}`);
+  if (service.replica) ctx.log.info(`BDS reads from ${service.readDb.describe()} (waiting at most ${ctx.options.readWaitMs} ms for a height the writer has)`);
+}
+
+/** A start-up notice for the person at the terminal, on stderr like the host's banner (never stdout: MCP stdio owns it). */
+function say(line: string): void {
+  process.stderr.write(`${line}\n`);
 }
 
 export const bdsPlugin = definePlugin({
@@ -74,6 +95,8 @@ export const bdsPlugin = definePlugin({
       indexers: rt.indexers,
       log: ctx.log,
       onDbError,
+      // A fresh home's PGlite takes initdb; the host's servers need not wait for it (start() says so).
+      backgroundStart: true,
     });
     const opened = rt.service;
     ctx.onStop(async () => {
@@ -89,14 +112,21 @@ export const bdsPlugin = definePlugin({
       ctx.log.info(`BDS read-only (plugins.bds.writer=false): query paths over ${service.readDb.describe()}; the writer runs elsewhere`);
       return;
     }
-    try {
-      await service.prepare();
-    } catch (err) {
-      if (err instanceof BdsSchemaError || err instanceof WriterLockHeldError) throw err;
-      ctx.log.warn(`BDS database unavailable at start (${service.db.describe()}); blocks will spool until it is back`, { error: (err as Error).message });
+    if (!service.db.isReady) {
+      // A fresh home: the index database is created in the background while every other surface serves.
+      say(`BDS: initialising the index database (${service.db.describe()}, first start); the other surfaces serve meanwhile, the indexed reads answer once it is ready`);
+      const started = performance.now();
+      let stopped = false;
+      ctx.onStop(() => {
+        stopped = true;
+      });
+      void service.db.ready.then(async () => {
+        if (stopped) return;
+        await startIndexing(ctx, service);
+        say(`BDS: index database ready after ${((performance.now() - started) / 1000).toFixed(1)} s; indexing from the node`);
+      }).catch((err: unknown) => ctx.log.error(`BDS cannot start its index database (${service.db.describe()})`, { error: err instanceof Error ? err.message : String(err) }));
+      return;
     }
-    service.start();
-    ctx.log.info(`BDS indexing into ${service.db.describe()}; spool ${service.spool.dir}`);
-    if (service.replica) ctx.log.info(`BDS reads from ${service.readDb.describe()} (waiting at most ${ctx.options.readWaitMs} ms for a height the writer has)`);
+    await startIndexing(ctx, service);
   },
 });

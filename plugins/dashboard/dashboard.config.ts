@@ -103,6 +103,8 @@ export const dashboardConfigSchema = z.strictObject({
 });
 
 export const dashboardEnvBindings: readonly EnvBinding[] = [
+  { variable: 'CHAIN_DASHBOARD_HOST', path: ['host'], type: 'string' },
+  { variable: 'CHAIN_DASHBOARD_PORT', path: ['port'], type: 'integer' },
   { variable: 'CHAIN_REDIS_URL', path: ['redisUrl'], type: 'string', secret: true },
 ];
 

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { mnemonicProblem } from 'chainhost/chain';
 import { EXACT_ORIGIN_RULE, isExactOrigin } from 'chainhost/plugin';
+import type { EnvBinding } from 'chainhost/plugin';
 
 export const devnetConfig = z.strictObject({
   /** Chain data directory; default `<home>/devnet`. */
@@ -26,5 +27,11 @@ export const devnetConfig = z.strictObject({
   /** Print the dev accounts (addresses, balances; never keys) and the public test mnemonic at start. */
   printAccounts: z.boolean().default(true),
 });
+
+/** Move the node's ports without editing the config (`CHAIN_DEVNET_PORT=36657 npm start`). */
+export const devnetEnvBindings: readonly EnvBinding[] = [
+  { variable: 'CHAIN_DEVNET_PORT', path: ['port'], type: 'integer' },
+  { variable: 'CHAIN_DEVNET_METRICS_PORT', path: ['metricsPort'], type: 'integer' },
+];
 
 export type DevnetConfig = z.output<typeof devnetConfig>;

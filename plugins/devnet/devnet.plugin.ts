@@ -1,7 +1,7 @@
 import path from 'node:path';
 import { ChainNode, simulationRefusalCounter } from 'chainhost/chain';
 import { BootError, CoreTokens, createToken, definePlugin, isLoopbackHost, type PluginContext } from 'chainhost/plugin';
-import { devnetConfig } from './devnet.config.js';
+import { devnetConfig, devnetEnvBindings } from './devnet.config.js';
 import { DeferredChainRpc } from './deferred-chain-rpc.js';
 import { Devnet } from './node/devnet.js';
 import { NODE_REFUSALS } from './node/simulator.js';
@@ -16,11 +16,16 @@ export const devnetPlugin = definePlugin({
   name: 'devnet',
   description: 'Embedded local node: CometBFT-shaped RPC, ABCI query paths and the canonical contracts, persisted under <home>/devnet.',
   config: devnetConfig,
+  env: devnetEnvBindings,
 
   register(ctx) {
     const o = ctx.options;
     if (o.listen && !o.publicRpc && !isLoopbackHost(o.host)) {
       throw new BootError('unsafe_bind', `devnet host ${o.host} is not loopback; the node RPC is only served beyond loopback with plugins.devnet.publicRpc = true`);
+    }
+    if (o.listen) {
+      ctx.servers.declareOwn({ name: 'node RPC', host: o.host, port: o.port, paths: '/status  /abci_query  /websocket' });
+      if (o.metricsPort !== null) ctx.servers.declareOwn({ name: 'node metrics', host: o.host, port: o.metricsPort, paths: '/metrics' });
     }
     const opening = Devnet.open({
       home: o.home ? path.resolve(ctx.settings.home, o.home) : path.join(ctx.settings.home, 'devnet'),

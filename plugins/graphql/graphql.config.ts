@@ -77,6 +77,8 @@ export const graphqlConfigSchema = z.strictObject({
 
 /** The BDS database, when this plugin opens it itself: the same variables as the bds plugin's. */
 export const graphqlEnvBindings: readonly EnvBinding[] = [
+  { variable: 'CHAIN_GRAPHQL_HOST', path: ['host'], type: 'string' },
+  { variable: 'CHAIN_GRAPHQL_PORT', path: ['port'], type: 'integer' },
   { variable: 'CHAIN_BDS_DATABASE_URL', path: ['databaseUrl'], type: 'string', secret: true },
   { variable: 'CHAIN_BDS_READ_DATABASE_URL', path: ['readDatabaseUrl'], type: 'string', secret: true },
 ];

@@ -85,9 +85,10 @@ export const graphqlPlugin = definePlugin({
     } catch (err) {
       throw new BootError('plugin_failed', `graphql cannot build its schema: ${err instanceof Error ? err.message : String(err)}`, { cause: err });
     }
-    await warnWhenTablesMissing(source, ctx.log);
-    // The query cost judges a connection by its table's rows: have them before the first request.
-    await s.engine.rowEstimates.refresh();
+    // Not awaited: on a fresh home BDS is still creating its database, and the server need not wait to bind.
+    void warnWhenTablesMissing(source, ctx.log);
+    // The query cost judges a connection by its table's rows: loaded in the background (an unknown table costs as before).
+    void s.engine.rowEstimates.refresh();
     ctx.log.info(`GraphQL reads ${source.describe()}`);
   },
   async stop(ctx) {

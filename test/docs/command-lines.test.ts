@@ -17,9 +17,9 @@ import { bootTestHost, postJson, REPO_ROOT, request, type TestHost } from '../su
  * Every command line README.md and the commands' `--help` document, run as a user types it:
  * bare (no flags beyond the documented line), each in a fresh working directory with a fresh
  * CHAIN_HOME. Default ports are replaced only through what the docs name for it: HTTP_PORT and
- * CHAIN_DASHBOARD_PORT, and — for the node and GraphQL ports, which have no variable — a config
- * file in the working directory that sets nothing but the port (the config the commands document
- * searching there). The indexed-read tools of a tool server with no BDS of its own answer from a
+ * CHAIN_DASHBOARD_PORT, and for the node and GraphQL ports a config file in the working
+ * directory that sets nothing but the port (the config the commands document searching there).
+ * Where the README says `npx`, the test types `npx` (the build, as `npm install` leaves it). The indexed-read tools of a tool server with no BDS of its own answer from a
  * `chain-devnet --bds` in another process.
  */
 const TSX = path.join(REPO_ROOT, 'node_modules/tsx/dist/esm/index.mjs');
@@ -34,6 +34,16 @@ interface Command {
 
 function baseEnv(extra: Record<string, string>): Record<string, string> {
   return { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '', NODE_OPTIONS: process.env.NODE_OPTIONS ?? '', ...extra };
+}
+
+/**
+ * What a person's shell has for the installed commands (`npx chain-keys`, a global install):
+ * they run the build, so no source condition (under it a built command would meet the source
+ * kernel through its plugins' `chainhost/plugin` imports).
+ */
+function userEnv(extra: Record<string, string>): Record<string, string> {
+  const nodeOptions = (process.env.NODE_OPTIONS ?? '').split(/\s+/).filter((o) => o && o !== '--conditions=chainhost-source').join(' ');
+  return { ...baseEnv(extra), NODE_OPTIONS: nodeOptions };
 }
 
 /** `<name> <args…>` started in `cwd`, as installed bins run (node + the TypeScript loader). */
@@ -223,20 +233,24 @@ describe('documented command lines, run bare on a fresh home', function () {
       const section = readme.slice(readme.indexOf('### Keys the model never sees'));
       const lines = /```sh\n([\s\S]*?)\n```/.exec(section)?.[1]?.split('\n') ?? [];
       assert.equal(lines.length, 5, 'five lines');
+      // docs/operations.md carries the same five lines.
+      const operations = await readFile(path.join(REPO_ROOT, 'docs/operations.md'), 'utf8');
+      const same = /```sh\n([\s\S]*?)\n```/.exec(operations.slice(operations.indexOf('## Keys the model never sees')))?.[1]?.split('\n');
+      assert.deepEqual(same, lines, 'docs/operations.md shows the README\'s five lines');
       return lines;
     }
     /** The JSON a commented line shows after its colon, as a config object. */
-    const configOf = (line: string) => JSON.parse(`{${line.slice(line.indexOf('"plugins"')).replace(', …', '')}}`) as { plugins: { wallet: Record<string, unknown> } };
+    const configOf = (line: string) => JSON.parse(`{${line.slice(line.indexOf('"plugins"')).replace(', …', '')}}`) as { plugins: { wallet: Record<string, unknown> } & Record<string, unknown> };
 
     it('create an account, set the passphrase, set limits, disable key arguments, connect: the client signs by account, within the limits only', async () => {
       const lines = await safeSetUp();
       const { cwd, home } = await fresh('safe-set-up');
       const passphrase = 'a passphrase for the README test';
 
-      // 1. `chain-keys create --name alice` (the passphrase of line 2 already set, as a script would).
+      // 1. `npx chain-keys create --name alice` in the checkout (the passphrase of line 2 already set, as a script would).
       const create = lines[0]!.split('#')[0]!.trim().split(/\s+/);
-      assert.deepEqual(create.slice(0, 1), ['chain-keys']);
-      const created = await runToEnd('chain-keys', create.slice(1), cwd, { CHAIN_HOME: home, CHAIN_KEYSTORE_PASSPHRASE: passphrase });
+      assert.deepEqual(create.slice(0, 2), ['npx', 'chain-keys']);
+      const created = await outputOf(spawn(create[0]!, create.slice(1), { cwd: REPO_ROOT, env: userEnv({ CHAIN_HOME: home, CHAIN_KEYSTORE_PASSPHRASE: passphrase }), stdio: ['ignore', 'pipe', 'pipe'] }));
       assert.equal(created.code, 0, created.stderr);
       const address = /^created alice ([0-9a-f]{64})$/m.exec(created.stdout)?.[1];
       assert.ok(address, created.stdout);
@@ -245,7 +259,7 @@ describe('documented command lines, run bare on a fresh home', function () {
       // 3. and 4.: the config, merged as the lines say ("same block").
       const limits = configOf(lines[2]!);
       const noKeys = configOf(lines[3]!);
-      const config = { plugins: { wallet: { ...limits.plugins.wallet, ...noKeys.plugins.wallet } } };
+      const config = { plugins: { ...limits.plugins, wallet: { ...limits.plugins.wallet, ...noKeys.plugins.wallet } } };
       assert.equal(config.plugins.wallet.privateKeyArguments, false);
       await writeFile(path.join(cwd, '.chainrc.json'), JSON.stringify(config));
 
@@ -256,19 +270,23 @@ describe('documented command lines, run bare on a fresh home', function () {
       await node.broadcastTxCommit(encodeTransaction(funding).hex);
       await node.close?.();
 
-      // 5. `CHAIN_MCP_ENABLE_UNSAFE_WALLET_TOOLS=1 chain-mcp --config .chainrc.json`, the passphrase in the client's env.
-      const [assignment, command, ...args] = lines[4]!.split('#')[0]!.trim().split(/\s+/);
+      // 5. `CHAIN_MCP_ENABLE_UNSAFE_WALLET_TOOLS=1 npx chain-mcp --config .chainrc.json`, the passphrase in the client's env;
+      // from the config's folder, so through `npx --prefix <checkout>` as "Running the commands" says.
+      const [assignment, npx, command, ...args] = lines[4]!.split('#')[0]!.trim().split(/\s+/);
       assert.equal(assignment, 'CHAIN_MCP_ENABLE_UNSAFE_WALLET_TOOLS=1');
-      assert.equal(command, 'chain-mcp');
+      assert.deepEqual([npx, command], ['npx', 'chain-mcp']);
       const transport = new StdioClientTransport({
-        command: process.execPath, args: ['--import', TSX, BIN('chain-mcp'), ...args], cwd, stderr: 'pipe',
-        env: baseEnv({ CHAIN_HOME: home, CHAIN_NODE_URL: rpcUrl, CHAIN_MCP_ENABLE_UNSAFE_WALLET_TOOLS: '1', CHAIN_KEYSTORE_PASSPHRASE: passphrase }),
+        command: 'npx', args: ['--prefix', REPO_ROOT, 'chain-mcp', ...args], cwd, stderr: 'pipe',
+        env: userEnv({ CHAIN_HOME: home, CHAIN_NODE_URL: rpcUrl, CHAIN_MCP_ENABLE_UNSAFE_WALLET_TOOLS: '1', CHAIN_KEYSTORE_PASSPHRASE: passphrase }),
       });
       const client = new Client({ name: 'command-lines-test', version: '1.0.0' });
       await client.connect(transport);
       try {
-        const schemas = JSON.stringify((await client.listTools()).tools.map((t) => t.inputSchema));
+        const tools = (await client.listTools()).tools;
+        const schemas = JSON.stringify(tools.map((t) => t.inputSchema));
         assert.ok(!/private_key/.test(schemas), 'no tool takes a raw key');
+        const names = tools.map((t) => t.name);
+        for (const name of ['send_tokens', 'get_balance', 'verify_signature', 'get_dex_price', 'simulate_transaction']) assert.ok(names.includes(name), `the set-up serves ${name}, not only the wallet tools: ${names.join(' ')}`);
         const send = (amount: string, extra: Record<string, unknown> = { account: 'alice' }) =>
           client.callTool({ name: 'send_tokens', arguments: { ...extra, to_address: BOB!.address, amount } });
         const within = await send('5');
@@ -283,6 +301,37 @@ describe('documented command lines, run bare on a fresh home', function () {
         assert.match(JSON.stringify(byKey.content), /private_key.*privateKeyArguments/);
       } finally {
         await client.close();
+      }
+    });
+  });
+
+  describe('the README\'s "Running the commands": npx in a checkout, npm install -g . for bare commands', () => {
+    it('npx chain-keys --version and npx chain-host --help in the checkout, after npm install', async () => {
+      const version = await outputOf(spawn('npx', ['chain-keys', '--version'], { cwd: REPO_ROOT, env: userEnv({}), stdio: ['ignore', 'pipe', 'pipe'] }));
+      assert.equal(version.code, 0, version.stderr);
+      assert.equal(version.stdout.trim(), '0.1.0');
+      const help = await outputOf(spawn('npx', ['chain-host', '--help'], { cwd: REPO_ROOT, env: userEnv({}), stdio: ['ignore', 'pipe', 'pipe'] }));
+      assert.equal(help.code, 0, help.stderr);
+      assert.match(help.stdout, /^Usage: chain-host /);
+    });
+
+    it('npx --prefix <checkout> chain-mcp --help from any folder', async () => {
+      const { cwd } = await fresh('npx-prefix');
+      const help = await outputOf(spawn('npx', ['--prefix', REPO_ROOT, 'chain-mcp', '--help'], { cwd, env: userEnv({}), stdio: ['ignore', 'pipe', 'pipe'] }));
+      assert.equal(help.code, 0, help.stderr);
+      assert.match(help.stdout, /^Usage: chain-mcp /);
+    });
+
+    it('npm install -g . puts every command on the PATH (into a scratch prefix, not the real global one)', async () => {
+      const { cwd } = await fresh('global-install');
+      const prefix = path.join(cwd, 'global');
+      const install = await outputOf(spawn('npm', ['install', '-g', '.', '--prefix', prefix, '--ignore-scripts', '--no-audit', '--no-fund'], { cwd: REPO_ROOT, env: userEnv({}), stdio: ['ignore', 'pipe', 'pipe'] }));
+      assert.equal(install.code, 0, install.stderr);
+      const pkg = JSON.parse(await readFile(path.join(REPO_ROOT, 'package.json'), 'utf8')) as { bin: Record<string, string> };
+      for (const name of Object.keys(pkg.bin)) {
+        const run = await outputOf(spawn(name, ['--version'], { cwd, env: userEnv({ PATH: `${path.join(prefix, 'bin')}${path.delimiter}${process.env.PATH ?? ''}` }), stdio: ['ignore', 'pipe', 'pipe'] }));
+        assert.equal(run.code, 0, `${name}: ${run.stderr}`);
+        assert.equal(run.stdout.trim(), '0.1.0', name);
       }
     });
   });

@@ -35,6 +35,18 @@ describe('docs/plugin-authoring.md (and the README\'s plugin example)', function
     }
   });
 
+  it('states the status the tool API answers for bad arguments (422), never 400', () => {
+    assert.match(markdown, /HTTP\s+422 on the tool API/);
+    assert.match(markdown, /bad arguments give 422 on `POST \/tools\/\{name\}`/);
+    assert.ok(!/bad arguments give 400|unknown arguments are a 400|become\s+400 `invalid_arguments`/.test(markdown), 'no 400 for the tool API');
+  });
+
+  it('the example package compiles without skipLibCheck, as the guide says', async () => {
+    assert.match(markdown, /No `skipLibCheck` is needed/);
+    const example = JSON.parse(await readFile(path.join(REPO_ROOT, 'examples/third-party-plugin/tsconfig.json'), 'utf8'));
+    assert.equal(example.compilerOptions.skipLibCheck, false);
+  });
+
   it('every JSON snippet parses', () => {
     for (const [i, snippet] of blocks(markdown, 'json').entries()) assert.doesNotThrow(() => JSON.parse(snippet), `JSON snippet ${i + 1}`);
   });
@@ -53,7 +65,7 @@ describe('docs/plugin-authoring.md (and the README\'s plugin example)', function
       await writeFile(path.join(dir, 'package.json'), JSON.stringify({ name: 'doc-snippets', type: 'module', private: true }));
       await writeFile(path.join(dir, 'tsconfig.json'), JSON.stringify({
         compilerOptions: {
-          target: 'ES2022', module: 'NodeNext', moduleResolution: 'NodeNext', lib: ['ES2023'], strict: true, skipLibCheck: true, noEmit: true,
+          target: 'ES2022', module: 'NodeNext', moduleResolution: 'NodeNext', lib: ['ES2023'], strict: true, skipLibCheck: false, noEmit: true,
           types: ['node'], typeRoots: [path.join(REPO_ROOT, 'node_modules/@types')],
         },
         files,

@@ -3,8 +3,11 @@ import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
 import path from 'node:path';
 import { availableDefaultToolPlugins, DEFAULT_TOOL_PLUGINS } from '../../host/cli/default-tool-plugins.js';
 import { loadCommandConfig } from '../../host/cli/run-command.js';
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import os from 'node:os';
 import { FIXTURE_PLUGIN, fixtureConfig, REPO_ROOT, request, TEST_TOKEN, writeTempConfig } from '../support/test-host.js';
 import { stderrUntil } from '../support/child-output.js';
+import { freePort } from '../support/free-port.js';
 import { outputOf, type CommandOutput } from '../support/child-output.js';
 
 const BIN = (name: string) => path.join(REPO_ROOT, 'host/bin', `${name}.ts`);
@@ -35,10 +38,13 @@ describe('command-line entry points', function () {
       { what: 'a bad --port', bin: 'chain-mcp-http', args: (f) => ['--config', f, '--port', 'http'], config: {}, line: /^chain-mcp-http: error: --port=http: must be a port number$/ },
       { what: 'a non-loopback bind without a token', bin: 'chain-mcp-http', args: (f) => ['--config', f, '--host', '0.0.0.0', '--port', '0'], config: fixtureConfig(null), line: /^chain-mcp-http: error: CHAIN_MCP_HTTP_TOKEN must be set to bind the HTTP tool server to 0\.0\.0\.0/ },
       { what: 'a missing config file', bin: 'chain-host', args: () => ['--config', '/nonexistent/chainrc.json'], line: /^chain-host: error: cannot read config \/nonexistent\/chainrc\.json/ },
+      { what: 'malformed JSON in the config, with the reason and line', bin: 'chain-host', args: (f) => ['--config', f], config: '{\n  "plugins": {"wallet": {},}\n}', line: /^chain-host: error: cannot read config .*: JSON Error in .*: Expected double-quoted property name in JSON at position \d+ \(line 2\)$/ },
+      { what: 'no config file found (it would serve nothing)', bin: 'chain-host', args: () => [], line: /^chain-host: error: no config file found in .* pass one with --config <file>/ },
+      { what: 'a config that names nothing to run', bin: 'chain-host', args: (f) => ['--config', f], config: {}, line: /^chain-host: error: .* names no plugins and no servers: nothing to run/ },
     ];
     for (const c of cases) {
       it(`${c.bin}: ${c.what}`, async () => {
-        const tmp = await writeTempConfig(c.config ?? {});
+        const tmp = typeof c.config === 'string' ? await writeTempText(c.config) : await writeTempConfig(c.config ?? {});
         try {
           const { code, stdout, stderr } = await run(c.bin, c.args(tmp.file), c.env);
           assert.equal(code, 1);
@@ -54,29 +60,37 @@ describe('command-line entry points', function () {
     }
   });
 
-  it('--help documents the flags and the environment variables', async () => {
+  it('--help documents the flags and the environment variables, on stdout (help asked for is the answer, as every CLI does)', async () => {
     const { code, stderr, stdout } = await run('chain-mcp-http', ['--help']);
     assert.equal(code, 0);
-    const help = stdout + stderr;
-    for (const text of ['--config <file>', '--host <address>', '--port <number>', 'CHAIN_MCP_HTTP_TOKEN', 'CHAIN_MCP_ENABLE_UNSAFE_WALLET_TOOLS', 'CHAIN_MCP_DEX_PLAN_TTL_SECONDS (dex)', 'CHAIN_BDS_DATABASE_URL (bds, graphql)']) {
-      assert.ok(help.includes(text), `help mentions ${text}`);
+    for (const text of ['--config <file>', '--host <address>', '--port <number>', 'CHAIN_MCP_HTTP_TOKEN', 'CHAIN_MCP_ENABLE_UNSAFE_WALLET_TOOLS', 'CHAIN_KEYSTORE_PASSPHRASE', 'CHAIN_MCP_DEX_PLAN_TTL_SECONDS (dex)', 'CHAIN_BDS_DATABASE_URL (bds, graphql)', 'CHAIN_DEVNET_PORT (devnet)', 'CHAIN_DASHBOARD_PORT (dashboard)', 'CHAIN_GRAPHQL_PORT (graphql)', 'CHAIN_METRICS_PORT']) {
+      assert.ok(stdout.includes(text), `help mentions ${text}`);
     }
-    assert.equal(stdout, '', 'help goes to stderr so stdout stays free');
+    assert.equal(stderr, '');
   });
 
-  it('--version prints the package version', async () => {
-    const { code, stderr } = await run('chain-mcp', ['--version']);
-    assert.equal(code, 0);
-    assert.equal(stderr.trim(), '0.1.0');
-  });
+  for (const bin of ['chain-mcp', 'chain-host', 'chain-keys', 'chain-bds-reindex', 'chain-bds-snapshot']) {
+    it(`${bin} --version and --help answer on stdout and exit 0`, async () => {
+      const version = await run(bin, ['--version']);
+      assert.equal(version.code, 0, version.stderr);
+      assert.equal(version.stdout.trim(), '0.1.0');
+      assert.equal(version.stderr, '');
+      const help = await run(bin, ['--help']);
+      assert.equal(help.code, 0, help.stderr);
+      assert.match(help.stdout, new RegExp(`^Usage: ${bin} `));
+      assert.equal(help.stderr, '');
+    });
+  }
 
   it('chain-mcp-http serves /health, prints its banner to stderr and stops on SIGTERM', async () => {
     const tmp = await writeTempConfig(fixtureConfig(null));
     const child = launch('chain-mcp-http', ['--config', tmp.file, '--port', '0'], { CHAIN_MCP_HTTP_TOKEN: TEST_TOKEN });
     try {
-      const banner = await stderrUntil(child, /tools: (http:\/\/\S+)/);
+      const banner = await stderrUntil(child, /^chain-mcp-http: route fixture:ping .*\n/m);
       assert.match(banner, /chain-mcp-http: plugins: fixture/);
       assert.match(banner, /chain-mcp-http: policy: read only/);
+      // Where the plugin's route is mounted: its id, plugin, server URL and path.
+      assert.match(banner, /^chain-mcp-http: route fixture:ping \(fixture\): http:\/\/127\.0\.0\.1:\d+ \/fixture\/ping$/m);
       assert.ok(!banner.includes(TEST_TOKEN), 'the banner never shows the token');
       const url = /tools: (http:\/\/\S+)/.exec(banner)![1]!;
       const health = await request(`${url}/health`, { headers: { authorization: `Bearer ${TEST_TOKEN}` } });
@@ -88,6 +102,22 @@ describe('command-line entry points', function () {
     } finally {
       child.kill('SIGKILL');
       await tmp.remove();
+    }
+  });
+
+  it('chain-mcp-http whose node does not answer says so on /health: 503, status "degraded", the reason', async () => {
+    const dead = await freePort();
+    const child = launch('chain-mcp-http', ['--port', '0'], { CHAIN_NODE_URL: `http://127.0.0.1:${dead}`, CHAIN_HOME: path.join(os.tmpdir(), `chain-health-${dead}`) });
+    try {
+      const banner = await stderrUntil(child, /tools: (http:\/\/\S+)/, 120_000);
+      const url = /tools: (http:\/\/\S+)/.exec(banner)![1]!;
+      const health = await request(`${url}/health`);
+      assert.equal(health.status, 503, health.text);
+      assert.equal(health.json.status, 'degraded');
+      assert.equal(health.json.node.ok, false);
+      assert.match(health.json.node.error, /^the node does not answer: /);
+    } finally {
+      child.kill('SIGKILL');
     }
   });
 
@@ -127,3 +157,11 @@ describe('command-line entry points', function () {
     });
   });
 });
+
+/** A config file with this exact text (malformed JSON, say). */
+async function writeTempText(text: string): Promise<{ file: string; remove(): Promise<void> }> {
+  const dir = await mkdtemp(path.join(os.tmpdir(), 'chain-cli-'));
+  const file = path.join(dir, 'chainrc.json');
+  await writeFile(file, text);
+  return { file, remove: () => rm(dir, { recursive: true, force: true }) };
+}

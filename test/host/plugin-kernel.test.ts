@@ -9,7 +9,7 @@ import { silentLogger } from '../../core/logger.js';
 import { BUILTIN_PLUGINS } from '../../host/builtin-plugins.js';
 import { builtinPlugins, hostSection } from '../../host/config-reference/config-reference.js';
 import { Host } from '../../host/host.js';
-import { BdsInternalTokens } from '../../plugins/bds/bds-tokens.js';
+import { BdsInternalTokens } from '../../plugins/bds/bds-internal-tokens.js';
 import { pgliteTemplateDir } from '../support/databases.js';
 
 /**

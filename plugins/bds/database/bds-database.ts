@@ -1,7 +1,8 @@
 import { PGlite } from '@electric-sql/pglite';
 import knexFactory, { type Knex } from 'knex';
 import ClientPGLite from 'knex-pglite';
-import { mkdirSync } from 'node:fs';
+import { existsSync, mkdirSync } from 'node:fs';
+import path from 'node:path';
 import { pgCustomTypes, pgliteParsers } from './pg-types.js';
 import { DirectoryLock, type Logger } from 'chainhost/plugin';
 
@@ -34,6 +35,12 @@ export interface BdsDatabaseOptions {
   readOnly?: boolean;
   /** Where knex and the pool report connection trouble (default: nowhere; the worker reports it in /bds_status). */
   logger?: Logger;
+  /**
+   * PGlite: return at once and let PGlite start in the background; `ready` settles when queries
+   * can run. A fresh data directory runs initdb first (tens of seconds on a busy machine), which
+   * the host's other surfaces need not wait for.
+   */
+  background?: boolean;
 }
 
 export interface PoolStats {
@@ -52,6 +59,7 @@ export class BdsDatabase {
   private pglite: PGlite | null;
   private lock: DirectoryLock | null;
   private closed = false;
+  private started = false;
 
   private constructor(
     readonly options: Required<Pick<BdsDatabaseOptions, 'schema'>> & BdsDatabaseOptions,
@@ -59,8 +67,13 @@ export class BdsDatabase {
     knex: Knex,
     pglite: PGlite | null,
     lock: DirectoryLock | null,
+    /** Settles when the database takes queries: at once on a server, when PGlite has started in the background. */
+    readonly ready: Promise<void> = Promise.resolve(),
+    startedAlready = true,
   ) {
     this.current = knex;
+    this.started = startedAlready;
+    if (!startedAlready) ready.then(() => (this.started = true), () => undefined);
     this.pglite = pglite;
     this.lock = lock;
   }
@@ -77,8 +90,10 @@ export class BdsDatabase {
     if (!dir) throw new Error('BDS on PGlite needs a data directory (pgliteDir), or set a PostgreSQL URL');
     const lock = dir.startsWith('memory://') ? null : DirectoryLock.acquire(dir, 'BDS PGlite database', { advice: "stop that process (the host's BDS worker, a reindex or a snapshot import) first" });
     try {
-      const { knex, pglite } = await createPgliteKnex(dir, schema);
-      return new BdsDatabase(resolved, 'pglite', knex, pglite, lock);
+      const { knex, pglite, ready } = createPgliteKnex(dir, schema);
+      ready.catch(() => undefined);
+      if (!options.background) await ready;
+      return new BdsDatabase(resolved, 'pglite', knex, pglite, lock, ready, !options.background);
     } catch (err) {
       lock?.release();
       throw err;
@@ -100,6 +115,16 @@ export class BdsDatabase {
 
   get isClosed(): boolean {
     return this.closed;
+  }
+
+  /** Whether it takes queries yet (false while a background PGlite start runs). */
+  get isReady(): boolean {
+    return this.kind === 'postgres' || this.started;
+  }
+
+  /** A PGlite data directory nobody initialised yet: opening it runs initdb. */
+  static isFreshPgliteDir(dir: string): boolean {
+    return !dir.startsWith('memory://') && !existsSync(path.join(dir, 'PG_VERSION'));
   }
 
   /** Where the data lives, without credentials. */
@@ -136,7 +161,8 @@ export class BdsDatabase {
     if (this.kind === 'postgres') {
       this.current = createPgKnex(this.options);
     } else {
-      const { knex, pglite } = await createPgliteKnex(this.options.pgliteDir!, this.schema);
+      const { knex, pglite, ready } = createPgliteKnex(this.options.pgliteDir!, this.schema);
+      await ready;
       this.current = knex;
       this.pglite = pglite;
     }
@@ -145,6 +171,8 @@ export class BdsDatabase {
   /** Ends the connections but keeps the directory lock (for `reopen`). */
   async disconnect(): Promise<void> {
     await this.current.destroy().catch(() => undefined);
+    // A PGlite still starting is closed once it has started (closing it half-way is not supported).
+    await this.ready.catch(() => undefined);
     if (this.pglite && !this.pglite.closed) await this.pglite.close().catch(() => undefined);
     this.pglite = null;
   }
@@ -187,12 +215,12 @@ function createPgKnex(options: BdsDatabaseOptions & { schema: string }): Knex {
   });
 }
 
-async function createPgliteKnex(dir: string, schema: string): Promise<{ knex: Knex; pglite: PGlite }> {
+/** PGlite starts at once; `ready` settles when it has (initdb on a fresh directory) and the session is set to UTC. */
+function createPgliteKnex(dir: string, schema: string): { knex: Knex; pglite: PGlite; ready: Promise<void> } {
   if (!dir.startsWith('memory://')) mkdirSync(dir, { recursive: true });
   const options = { parsers: pgliteParsers() };
   const pglite = dir.startsWith('memory://') ? new PGlite(options) : new PGlite(dir, options);
-  await pglite.waitReady;
-  await pglite.exec(`SET TIME ZONE 'UTC'`);
+  const ready = pglite.waitReady.then(() => pglite.exec(`SET TIME ZONE 'UTC'`)).then(() => undefined);
   const knex = knexFactory({
     client: ClientPGLite as unknown as typeof Knex.Client,
     connection: { pglite } as unknown as Knex.StaticConnectionConfig,
@@ -200,7 +228,7 @@ async function createPgliteKnex(dir: string, schema: string): Promise<{ knex: Kn
     useNullAsDefault: true,
     log: knexLog(undefined),
   });
-  return { knex, pglite };
+  return { knex, pglite, ready };
 }
 
 function knexLog(logger: Logger | undefined): Knex.Logger {

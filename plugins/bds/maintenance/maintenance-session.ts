@@ -1,7 +1,7 @@
 import { ChainNode, HttpChainRpc } from 'chainhost/chain';
 import { CoreTokens, type Token } from 'chainhost/plugin';
 import type { BdsService } from '../bds-service.js';
-import { BdsInternalTokens } from '../bds-tokens.js';
+import { BdsInternalTokens } from '../bds-internal-tokens.js';
 import { ChainBlockSource, type BlockSource } from '../block/chain-block-source.js';
 
 /**

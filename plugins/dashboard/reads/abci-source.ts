@@ -37,8 +37,20 @@ export class AbciSource {
       const result = await this.node.abciQuery(path, { signal: this.call.signal, timeoutMs: this.call.timeoutMs });
       return { response: result.response, decoded: decodeAbciQuery(result), source: 'node' };
     }
-    const response = await answerLocally(local, this.call.signal);
+    // The envelope reports the committed application height, as the node's own abci_query does (spec §1, read rule 5).
+    const [response, height] = await Promise.all([answerLocally(local, this.call.signal), this.committedHeight()]);
+    if (height !== null) response.height = height;
     return { response, decoded: decodeAbciQuery(response), source: 'local' };
+  }
+
+  /** The node's latest committed height, as text; null when the node does not say (the envelope then keeps "0"). */
+  private async committedHeight(): Promise<string | null> {
+    try {
+      const status = await this.node.status({ signal: this.call.signal, timeoutMs: this.call.timeoutMs });
+      return String(status.sync_info.latest_block_height);
+    } catch {
+      return null;
+    }
   }
 
   /** The decoded value (see `abciValueAsJson`), or null for no value or a failed query. */

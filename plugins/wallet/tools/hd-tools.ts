@@ -45,7 +45,8 @@ const hdOut = z.object({
   index: z.number().int().nullable().describe('account index (xian schemes)'),
   path: z.string().nullable().describe('SLIP-10 path (slip10 scheme)'),
   derivation: z.string().describe('how the key was derived, in words'),
-  xian_public_key: z.string().describe('the address (64-hex Ed25519 public key)'),
+  address: z.string().describe('the address (64-hex Ed25519 public key), as the other tools take it'),
+  xian_public_key: z.string().describe('the address (64-hex Ed25519 public key; upstream\'s name)'),
   xian_private_key: z.string().optional().describe('64-hex Ed25519 seed; keep it secret (absent with store_as)'),
   stored_as: z.string().optional().describe('the keystore account now holding the derived key (with store_as); sign with account: <this>'),
 });
@@ -76,6 +77,7 @@ function derive(mnemonic: string, scheme: SchemeName, index: number, path: strin
     index: scheme === 'slip10' ? null : index,
     path: key.path ?? null,
     derivation,
+    address: key.publicKey,
     xian_public_key: key.publicKey,
     xian_private_key: key.privateKey,
   };

@@ -8,7 +8,9 @@ import { ApiError, defineTool, privateKeySchema, type SignerArguments, type Tool
  * answer is the address alone.
  */
 const keyPairOut = z.object({
-  public_key: z.string().describe('the address: 64-hex Ed25519 public key'),
+  // `address`: the name every other tool takes it by; `public_key` is upstream's name for the same value.
+  address: z.string().describe('the address (64-hex Ed25519 public key), as the other tools take it'),
+  public_key: z.string().describe('the address: 64-hex Ed25519 public key (upstream\'s name)'),
   private_key: z.string().optional().describe('64-hex Ed25519 seed; keep it secret (absent with store_as)'),
   stored_as: z.string().optional().describe('the keystore account now holding the key (with store_as); sign with account: <this>'),
 });
@@ -37,7 +39,7 @@ export function keyTools(signers: SignerArguments): ToolDefinition[] {
       hints: { destructiveHint: false, idempotentHint: false, openWorldHint: false },
       run: async ({ store_as }) => {
         const wallet = Wallet.generate();
-        return { public_key: wallet.address, ...(await newKeyAnswer(signers, wallet, store_as, () => ({ private_key: wallet.exportPrivateKey() }))) };
+        return { address: wallet.address, public_key: wallet.address, ...(await newKeyAnswer(signers, wallet, store_as, () => ({ private_key: wallet.exportPrivateKey() }))) };
       },
     }),
   ];
@@ -53,7 +55,7 @@ export function keyTools(signers: SignerArguments): ToolDefinition[] {
       hints: { destructiveHint: false, idempotentHint: false, openWorldHint: false },
       run: async ({ private_key }) => {
         const wallet = Wallet.fromPrivateKey(private_key);
-        return { public_key: wallet.address, private_key: wallet.exportPrivateKey() };
+        return { address: wallet.address, public_key: wallet.address, private_key: wallet.exportPrivateKey() };
       },
     }));
   }

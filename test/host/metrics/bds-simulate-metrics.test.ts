@@ -7,7 +7,7 @@ import { encodeTransaction, signTransaction } from '../../../core/chain/transact
 import { CoreTokens } from '../../../core/core-tokens.js';
 import { silentLogger } from '../../../core/logger.js';
 import type { Host } from '../../../host/host.js';
-import { BdsInternalTokens } from '../../../plugins/bds/bds-tokens.js';
+import { BdsInternalTokens } from '../../../plugins/bds/bds-internal-tokens.js';
 import { ALERT_CODES } from '../../../plugins/bds/status/bds-status.js';
 import { DEFAULT_MNEMONIC, deriveAccounts } from '../../../plugins/devnet/node/devnet.js';
 import { writeNodeConfig } from '../../../plugins/devnet/node/node-config.js';

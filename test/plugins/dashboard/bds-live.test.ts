@@ -63,6 +63,16 @@ describe('dashboard with the bds plugin and the devnet (PGlite)', function () {
     assert.equal(res.json.response.value[0].tx_hash, sent.hash);
   });
 
+  it('BDS pass-through envelopes report the committed application height, as the node\'s own paths do (spec §1, read rule 5)', async () => {
+    for (const path of ['bds_status', 'blocks/limit=2/offset=0', `tx/${sent.hash}`, 'bds_spool/limit=5/offset=0', 'recent_events/limit=5/offset=0']) {
+      const res = await request(h.url(`/api/abci_query/${path}`));
+      assert.equal(res.status, 200, res.text);
+      assert.ok(Number(res.json.response.height) >= Number(sent.height), `${path}: envelope height ${res.json.response.height}, the transfer is in block ${sent.height}`);
+    }
+    const node = await request(h.url('/api/abci_query/get_next_nonce/' + sender));
+    assert.ok(Number(node.json.response.height) >= Number(sent.height), 'a node path reports it too');
+  });
+
   it('the explorer shows the address and the events', async () => {
     const address = await request(h.url(`/explorer/address/${sender}`));
     assert.equal(address.status, 200);

@@ -28,7 +28,7 @@ describe('dashboard exposure (spec 5.5, 5.6)', function () {
 
     for (const host of ['0.0.0.0', '::']) {
       it(`${host} without either is refused at start`, async () => {
-        await assert.rejects(boot({ host }), (err: any) => err.code === 'unsafe_bind' && /not loopback; public query publishing needs both --public-query and CHAIN_PUBLIC_QUERY_ENABLED=1/.test(err.message));
+        await assert.rejects(boot({ host }), (err: any) => err.code === 'unsafe_bind' && /not loopback; public query publishing needs both its publicQuery option and CHAIN_PUBLIC_QUERY_ENABLED=1: set plugins\.dashboard\.publicQuery: true .* and CHAIN_PUBLIC_QUERY_ENABLED=1 in the environment$/.test(err.message));
       });
     }
 
@@ -101,7 +101,7 @@ describe('dashboard exposure (spec 5.5, 5.6)', function () {
       let stderr = '';
       child.stderr.on('data', (c: Buffer) => (stderr += c));
       assert.equal(await exit(child), 1);
-      assert.match(stderr.trim(), /^chain-dashboard: error: dashboard binds 0\.0\.0\.0, which is not loopback; public query publishing needs both --public-query and CHAIN_PUBLIC_QUERY_ENABLED=1$/);
+      assert.match(stderr.trim(), /^chain-dashboard: error: dashboard binds 0\.0\.0\.0, which is not loopback; public query publishing needs both its publicQuery option and CHAIN_PUBLIC_QUERY_ENABLED=1: set CHAIN_PUBLIC_QUERY_ENABLED=1 in the environment$/);
     });
 
     it('binds publicly with --public-query and CHAIN_PUBLIC_QUERY_ENABLED=1', async () => {

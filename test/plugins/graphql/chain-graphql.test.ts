@@ -59,7 +59,7 @@ describe('chain-graphql', function () {
       let stderr = '';
       child.stderr.on('data', (c: Buffer) => (stderr += c));
       assert.equal(await exit(child), 1);
-      assert.match(stderr.trim(), /^chain-graphql: error: graphql binds 0\.0\.0\.0, which is not loopback; public query publishing needs both --public-query and CHAIN_PUBLIC_QUERY_ENABLED=1$/m);
+      assert.match(stderr.trim(), /^chain-graphql: error: graphql binds 0\.0\.0\.0, which is not loopback; public query publishing needs both its publicQuery option and CHAIN_PUBLIC_QUERY_ENABLED=1: set CHAIN_PUBLIC_QUERY_ENABLED=1 in the environment$/m);
     });
   });
 

@@ -36,11 +36,12 @@ export function everyToolScenarios(call: () => ToolCaller, options: ScenarioOpti
       assert.match(r.public_key, /^[0-9a-f]{64}$/);
       assert.match(r.private_key, /^[0-9a-f]{64}$/);
       assert.equal(publicKeyFromPrivate(r.private_key), r.public_key);
+      assert.equal(r.address, r.public_key, 'the address, under the name the other tools take it by');
     });
 
     it('create_wallet_from_private_key normalises 0x and case and derives the address', async () => {
       const r = await ok('create_wallet_from_private_key', { private_key: '0x' + A.privateKey.toUpperCase() });
-      assert.deepEqual(r, { public_key: A.address, private_key: A.privateKey });
+      assert.deepEqual(r, { address: A.address, public_key: A.address, private_key: A.privateKey });
     });
 
     it('create_hd_wallet makes 12 words under the official wallets\' scheme by default, 24 on request', async () => {
@@ -50,6 +51,7 @@ export function everyToolScenarios(call: () => ToolCaller, options: ScenarioOpti
       assert.equal(r.index, 0);
       const again = await ok('create_hd_wallet_from_mnemonic', { mnemonic: r.mnemonic });
       assert.equal(again.xian_public_key, r.xian_public_key);
+      assert.equal(r.address, r.xian_public_key);
       const long = await ok('create_hd_wallet', { words: 24 });
       assert.equal(long.mnemonic.split(' ').length, 24);
     });
@@ -58,6 +60,7 @@ export function everyToolScenarios(call: () => ToolCaller, options: ScenarioOpti
       const r = await ok('create_hd_wallet_from_mnemonic', { mnemonic: ABANDON });
       assert.equal(r.xian_private_key, 'b3aee0ed179a18a754136d3d134c03e9c1ad97eb2e9912401dc2d9ffc96882e0');
       assert.equal(r.xian_public_key, '7e15e2e068cb41b5c4b51dafef23d944aa7d120d362097d1f7c02100da5c2be5');
+      assert.equal(r.address, r.xian_public_key, 'the address, under the name the other tools take it by');
       const one = await ok('create_hd_wallet_from_mnemonic', { mnemonic: `  ${ABANDON.toUpperCase()} `, index: 1 });
       assert.equal(one.xian_public_key, '6cb37dd4f3acf8152c4d083bba33ce7dc2cf410fa3bab94694ef17aa5616f1ad');
     });
