@@ -44,7 +44,7 @@ describe('spending policy and send confirmation (MCP elicitation) before signing
       plugins: {
         wallet: {
           policies: { spender: { maxPerTransaction: { currency: '100' }, maxPer24h: { currency: '250' } } },
-          confirm: { ask: { above: { currency: '50' } }, fallback: 'refuse', timeoutSeconds: 1 },
+          confirm: { ask: { above: { currency: '50' } }, fallback: 'refuse', timeoutSeconds: 20 },
         },
         query: {},
       },
@@ -180,8 +180,8 @@ describe('spending policy and send confirmation (MCP elicitation) before signing
   it('a confirmation nobody answers times out and sends nothing', async () => {
     const mcp = await connect(stall);
     const started = performance.now();
-    await refusedBeforeSigning(() => send(mcp.call, '60'), 'confirmation_timeout', /within 1 s; nothing was sent/);
-    assert.ok(performance.now() - started < 15_000);
+    await refusedBeforeSigning(() => send(mcp.call, '60'), 'confirmation_timeout', /within 20 s; nothing was sent/);
+    assert.ok(performance.now() - started < 100_000, 'the timeout ends the wait (a hang would not)');
   });
 
   it('a client without elicitation gets the fallback (refuse) above the threshold, and sends under it', async () => {
@@ -214,7 +214,7 @@ describe('spending policy and send confirmation (MCP elicitation) before signing
     const spent = ChainDecimal.parse(p.spent_24h.currency);
     assert.ok(spent.gt('75') && spent.lt('85'), `spent ${spent.toString()}`);
     assert.equal(p.remaining_24h.currency, ChainDecimal.parse('250').minus(spent).toString());
-    assert.deepEqual(p.confirm, { ask: 'above', above: { currency: '50' }, fallback: 'refuse', timeout_seconds: 1 });
+    assert.deepEqual(p.confirm, { ask: 'above', above: { currency: '50' }, fallback: 'refuse', timeout_seconds: 20 });
     const byAddress = await mcp.call('get_account_policy', { account: SPENDER.address });
     assert.deepEqual(byAddress.result, p);
     expectError(await mcp.call('get_account_policy', { account: 'nobody' }), { code: 'unknown_account', field: 'account' });
