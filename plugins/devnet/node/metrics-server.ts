@@ -1,6 +1,6 @@
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { type HostHeaderAllowed, hostHeaderRefusal, loopbackHostHeaderAllowed } from 'chainhost/plugin';
+import { type HostHeaderAllowed, hostHeaderRefusal, httpServerOptions, loopbackHostHeaderAllowed } from 'chainhost/plugin';
 import { Counter, Gauge, Registry } from 'prom-client';
 import { addBdsHealthMetrics, BdsHealth } from './bds-health-metrics.js';
 import type { DevnetNode } from './devnet-node.js';
@@ -81,7 +81,8 @@ export class MetricsServer {
   private hostAllowed: HostHeaderAllowed | null = null;
 
   constructor(metrics: NodeMetrics) {
-    this.server = http.createServer((req, res) => {
+    // A scrape sends no body: the host servers' header and request timeouts keep slow clients from holding sockets.
+    this.server = http.createServer(httpServerOptions(), (req, res) => {
       if (this.hostAllowed && !this.hostAllowed(req.headers.host, req.socket)) {
         res.writeHead(403, { 'Content-Type': 'text/plain' }).end(`${hostHeaderRefusal(req.headers.host)}\n`);
         return;

@@ -2,7 +2,7 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { Duplex } from 'node:stream';
 import { WebSocketServer } from 'ws';
-import { browserOriginAllowed, type HostHeaderAllowed, hostHeaderRefusal, type Logger, loopbackHostHeaderAllowed } from 'chainhost/plugin';
+import { browserOriginAllowed, type HostHeaderAllowed, hostHeaderRefusal, httpServerOptions, type Logger, loopbackHostHeaderAllowed } from 'chainhost/plugin';
 import { rpcErrorBody, type DevnetRpc } from './devnet-rpc.js';
 import type { EventBus } from './event-bus.js';
 import { jsonText } from './json-text.js';
@@ -35,7 +35,9 @@ export class RpcServer {
   ) {
     this.limits = rpcLimits(limits);
     this.allowedOrigins = new Set(allowedOrigins);
-    this.server = http.createServer((req, res) => {
+    // The host's own servers' timeouts (chainhost/plugin), at CometBFT's read_timeout.
+    const timeouts = httpServerOptions({ headersTimeoutMs: this.limits.readTimeoutMs, requestTimeoutMs: this.limits.readTimeoutMs });
+    this.server = http.createServer(timeouts, (req, res) => {
       this.serve(req, res).catch((err) => {
         this.logger.error('rpc request failed', { error: err instanceof Error ? err.message : String(err) });
         if (!res.headersSent) send(res, 500, { jsonrpc: '2.0', id: -1, error: { code: -32603, message: 'Internal error', data: String(err) } });

@@ -31,8 +31,32 @@ describe('devnet RPC resource caps (CometBFT [rpc] defaults)', function () {
 
   it('has the CometBFT defaults', () => {
     assert.deepEqual({ ...DEFAULT_RPC_LIMITS }, {
-      maxBodyBytes: 1_000_000, maxBatchSize: 10, maxOpenConnections: 900, maxSubscriptionClients: 100, maxSubscriptionsPerClient: 5, maxQueryLength: 512,
+      maxBodyBytes: 1_000_000, maxBatchSize: 10, maxOpenConnections: 900, maxSubscriptionClients: 100, maxSubscriptionsPerClient: 5, maxQueryLength: 512, readTimeoutMs: 10_000,
     });
+  });
+
+  it('a request still arriving after read_timeout (10 s) is cut with 408, and others are answered meanwhile', async () => {
+    const port = Number(new URL(url).port);
+    // Headers, then one body byte every 200 ms: before the fix Node waited 300 s for the rest.
+    const socket = net.connect(port, '127.0.0.1');
+    let answer = '';
+    let trickle: NodeJS.Timeout | undefined;
+    socket.on('data', (c: Buffer) => (answer += c.toString('utf8')));
+    socket.on('error', () => undefined);
+    const closed = new Promise<void>((resolve) => socket.once('close', () => resolve()));
+    socket.once('connect', () => {
+      socket.write(`POST / HTTP/1.1\r\nHost: 127.0.0.1:${port}\r\nContent-Type: application/json\r\nContent-Length: 100000\r\n\r\n`);
+      trickle = setInterval(() => { if (socket.writable) socket.write(' '); }, 200);
+    });
+    try {
+      const health = await fetch(`${url}/health`);
+      assert.equal(health.status, 200, 'the node answers others while the slow request is open');
+      await closed;
+      assert.match(answer, /^HTTP\/1\.1 408 /, `cut by the read timeout, got: ${answer.slice(0, 120) || '(nothing)'}`);
+    } finally {
+      clearInterval(trickle);
+      socket.destroy();
+    }
   });
 
   it('a body of max_body_bytes is read; one byte more is refused with -32600 and the node keeps answering', async () => {
