@@ -19,6 +19,12 @@ export interface BdsDatabaseHandle {
   indexedHeight(): number | null;
   /** Resolves true once `height` is indexed and readable through `knex` (on the read copy when there is one), false on timeout. */
   waitForHeight(height: number, timeoutMs: number): Promise<boolean>;
+  /**
+   * Settles once the writer indexes (never rejects): at once after start, except on a fresh home
+   * whose PGlite database is still being created in the background (the query paths answer
+   * "initialising" until then).
+   */
+  whenIndexing(): Promise<void>;
   /** Where the data lives, without credentials. */
   describe(): string;
   /** Releases nothing: the bds plugin owns the handle (for GraphQL's BdsSource contract). */

@@ -20,6 +20,8 @@ import { addBdsGauges, bdsDbErrorCounter } from './status/bds-metrics.js';
 interface BdsRuntime {
   service: BdsService | null;
   indexers: () => readonly BdsIndexer[];
+  /** Settles once indexing has started: at start(), or when a fresh home's background PGlite start has finished. */
+  indexing: Promise<void>;
 }
 
 /** This plugin instance's runtime, bound in its own scope (two hosts in one process each get theirs). */
@@ -62,7 +64,7 @@ export const bdsPlugin = definePlugin({
   env: bdsEnvBindings,
   register(ctx) {
     const contributed = ctx.createContributionList<BdsIndexer>('bds indexer', (i) => i.name);
-    const rt: BdsRuntime = { service: null, indexers: () => contributed.values() };
+    const rt: BdsRuntime = { service: null, indexers: () => contributed.values(), indexing: Promise.resolve() };
     ctx.bind(BdsRuntimeToken, rt);
     // Each contributing plugin gets its own registrar, so an indexer is recorded under (and a duplicate names) the plugin that added it.
     ctx.provide(bdsIndexers, (contributor): BdsIndexerRegistrar => ({
@@ -77,6 +79,7 @@ export const bdsPlugin = definePlugin({
       status: () => requireService(rt).status.status(),
       indexedHeight: () => rt.service?.follower.indexedHeight ?? null,
       waitForHeight: (height, timeoutMs) => requireService(rt).waitForReadableHeight(height, timeoutMs),
+      whenIndexing: () => rt.indexing,
       describe: () => rt.service?.readDb.describe() ?? 'BDS (not open yet)',
       close: async () => undefined,
     };
@@ -120,7 +123,8 @@ export const bdsPlugin = definePlugin({
       ctx.onStop(() => {
         stopped = true;
       });
-      void service.db.ready.then(async () => {
+      const rt = runtimeOf(ctx);
+      rt.indexing = service.db.ready.then(async () => {
         if (stopped) return;
         await startIndexing(ctx, service);
         say(`BDS: index database ready after ${((performance.now() - started) / 1000).toFixed(1)} s; indexing from the node`);

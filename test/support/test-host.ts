@@ -63,6 +63,9 @@ export async function bootTestHost(config: unknown = fixtureConfig(), options: B
   const loaded = await loadTestConfig(config, options.env);
   const host = await Host.create(loaded, { log: options.log ?? silentLogger, surfaces: [toolSurfaces(options.surfaces)], keystore: options.keystore });
   await host.start();
+  // A fresh home's BDS creates its PGlite database in the background (its paths answer
+  // "initialising" meanwhile); a test starts once it indexes, as a person waits for its "ready" line.
+  if (host.pluginNames().includes('bds')) await host.resolve((await import('../../plugins/bds/index.js')).BdsTokens.database).whenIndexing();
   const base = host.serverUrl('tools');
   return {
     host,
