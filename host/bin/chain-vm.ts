@@ -2,6 +2,7 @@
 import { Command, CommanderError } from 'commander';
 import { registerCompileCommand } from '../cli/chain-vm/compile.js';
 import { registerRunCommand } from '../cli/chain-vm/run.js';
+import { serverVersion } from '../tools-server/server-info.js';
 
 /**
  * `chain-vm <command>`: the chain's contract toolchain on the command line (compile source to the
@@ -11,6 +12,7 @@ import { registerRunCommand } from '../cli/chain-vm/run.js';
  */
 const program = new Command('chain-vm')
   .description("The chain's contract toolchain: compile contract source to the xian_ir_v1 IR and run calls in the xian_vm_v1 VM.")
+  .version(serverVersion(), '-v, --version')
   .exitOverride()
   .configureOutput({ writeOut: (s) => process.stdout.write(s), writeErr: (s) => process.stderr.write(s) });
 
