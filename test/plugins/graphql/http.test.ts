@@ -257,7 +257,7 @@ describe('GraphQL server options (spec 5.6)', function () {
     for (const [options, env] of [[{}, {}], [{ publicQuery: true }, {}], [{}, { CHAIN_PUBLIC_QUERY_ENABLED: '1' }]] as const) {
       await assert.rejects(
         bootGraphqlHost(db, { host: '0.0.0.0', ...options }, env),
-        (err: unknown) => err instanceof BootError && err.code === 'unsafe_bind' && /graphql binds 0\.0\.0\.0.*--public-query and CHAIN_PUBLIC_QUERY_ENABLED=1/.test(err.message),
+        (err: unknown) => err instanceof BootError && err.code === 'unsafe_bind' && /graphql binds 0\.0\.0\.0.*needs both its publicQuery option and CHAIN_PUBLIC_QUERY_ENABLED=1: set /.test(err.message),
       );
     }
     const g = await bootGraphqlHost(db, { host: '0.0.0.0', publicQuery: true }, { CHAIN_PUBLIC_QUERY_ENABLED: '1' });

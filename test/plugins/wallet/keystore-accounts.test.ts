@@ -152,7 +152,7 @@ describe('keystore accounts in tools (issue 22)', function () {
     s = await session(home.dir);
     const created = await s.call('create_wallet', { store_as: 'carol' });
     assert.ok(created.ok, created.text);
-    assert.deepEqual(Object.keys(created.result).sort(), ['public_key', 'stored_as']);
+    assert.deepEqual(Object.keys(created.result).sort(), ['address', 'public_key', 'stored_as']);
     assert.equal(created.result.stored_as, 'carol');
     const hd = await s.call('create_hd_wallet', { store_as: 'dave' });
     assert.ok(hd.ok, hd.text);
@@ -241,7 +241,7 @@ describe('keystore accounts in tools (issue 22)', function () {
       const sent = await s.call('send_tokens', { account: 'alice', to_address: BOB.address, amount: '1' });
       assert.equal(sent.result?.success, true, sent.text);
       const created = await s.call('create_wallet', { store_as: 'carol' });
-      assert.deepEqual(Object.keys(created.result ?? {}).sort(), ['public_key', 'stored_as']);
+      assert.deepEqual(Object.keys(created.result ?? {}).sort(), ['address', 'public_key', 'stored_as']);
       await assertNoKeyLeft(home.dir, s.messages.filter((m) => !m.includes('"tools/call"')), [ALICE, BOB, Wallet.fromPrivateKey(devAccount(4).privateKey)]);
     });
   });
