@@ -1,1 +1,2 @@
 export * from './compiler/index.js';
+export * from './vm/index.js';

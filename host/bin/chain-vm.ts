@@ -1,17 +1,21 @@
 #!/usr/bin/env node
 import { Command, CommanderError } from 'commander';
 import { registerCompileCommand } from '../cli/chain-vm/compile.js';
+import { registerRunCommand } from '../cli/chain-vm/run.js';
 
 /**
- * `chain-vm <command>`: the chain's contract toolchain on the command line. Results go to stdout;
- * a refused input exits 1, a usage error 2.
+ * `chain-vm <command>`: the chain's contract toolchain on the command line (compile source to the
+ * xian_ir_v1 IR, run a call in the xian_vm_v1 VM). Each subcommand lives in
+ * host/cli/chain-vm/<sub>.ts and registers itself here. Results go to stdout; a refused input
+ * exits 1, a usage error 2.
  */
 const program = new Command('chain-vm')
-  .description('The chain\'s contract toolchain: compile contract source to the xian_ir_v1 IR the chain runs.')
+  .description("The chain's contract toolchain: compile contract source to the xian_ir_v1 IR and run calls in the xian_vm_v1 VM.")
   .exitOverride()
   .configureOutput({ writeOut: (s) => process.stdout.write(s), writeErr: (s) => process.stderr.write(s) });
 
 registerCompileCommand(program);
+registerRunCommand(program);
 
 try {
   await program.parseAsync(process.argv);

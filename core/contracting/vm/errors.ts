@@ -1,0 +1,32 @@
+/**
+ * Every failure inside the VM is a `VmError` carrying the chain's exact message text (the node
+ * reports it verbatim as the transaction result), e.g. `Out of chi.` or `AssertionError('x')`.
+ */
+export class VmError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'VmError';
+  }
+}
+
+/** Rust `{:?}` of a string (used in `TypeError("…")` texts): `"` and `\` escaped, controls as \n \r \t \u{..}. */
+export function rustDebugString(text: string): string {
+  let out = '"';
+  for (const ch of text) {
+    const code = ch.codePointAt(0)!;
+    if (ch === '"') out += '\\"';
+    else if (ch === '\\') out += '\\\\';
+    else if (ch === '\n') out += '\\n';
+    else if (ch === '\r') out += '\\r';
+    else if (ch === '\t') out += '\\t';
+    else if (ch === '\0') out += '\\0';
+    else if (code < 0x20 || code === 0x7f) out += `\\u{${code.toString(16)}}`;
+    else out += ch;
+  }
+  return out + '"';
+}
+
+/** `TypeError("…")` as the VM renders binding and typecheck errors. */
+export function typeError(message: string): VmError {
+  return new VmError(`TypeError(${rustDebugString(message)})`);
+}

@@ -1,0 +1,83 @@
+import { compareStrings } from './compare.js';
+import { VmError } from './errors.js';
+import { ryuFloat } from './float-format.js';
+import { bytesToHex } from '../../chain/hashes.js';
+import { VmBytes, VmDateTime, VmDecimal, VmDict, VmSet, VmTimeDelta, VmTuple, pyStr, typeName, type VmValue } from './values.js';
+
+/**
+ * The metering JSON of a value (xian-vm-core metering.rs `vm_value_to_json` → serde_json compact
+ * text): the chain charges reads, writes, event fields and return values by its UTF-8 length.
+ * Object keys are sorted (serde's BTreeMap), strings raw UTF-8, decimals `{"__fixed__":"1.5"}`.
+ */
+const I64_MIN = -(2n ** 63n);
+const I64_MAX = 2n ** 63n - 1n;
+
+function objectKey(k: VmValue): string {
+  if (typeof k === 'string') return k;
+  if (typeof k === 'boolean') return k ? 'true' : 'false';
+  if (k === null) return 'null';
+  if (typeof k === 'bigint') return k.toString();
+  if (typeof k === 'number') return rustFloatDisplayForKey(k);
+  if (k instanceof VmDecimal || k instanceof VmDateTime || k instanceof VmTimeDelta) return k.toString();
+  return pyStr(k);
+}
+
+// serde uses f64 `to_string()` (Rust Display) for float keys.
+import { rustFloatDisplay as rustFloatDisplayForKey } from './float-format.js';
+
+function floorDivMod(seconds: bigint): [bigint, bigint] {
+  let days = seconds / 86400n;
+  let rest = seconds % 86400n;
+  if (rest < 0n) {
+    rest += 86400n;
+    days -= 1n;
+  }
+  return [days, rest];
+}
+
+export function meteringJson(v: VmValue): string {
+  if (v === null) return 'null';
+  switch (typeof v) {
+    case 'boolean': return v ? 'true' : 'false';
+    case 'bigint': return v >= I64_MIN && v <= I64_MAX ? v.toString() : `{"__big_int__":"${v}"}`;
+    case 'number':
+      if (!Number.isFinite(v)) throw new VmError('cannot encode non-finite float');
+      return ryuFloat(v);
+    case 'string': return JSON.stringify(v);
+  }
+  if (Array.isArray(v)) return `[${v.map(meteringJson).join(',')}]`;
+  if (v instanceof VmTuple) return `[${v.items.map(meteringJson).join(',')}]`;
+  if (v instanceof VmDecimal) return `{"__fixed__":${JSON.stringify(v.toString())}}`;
+  if (v instanceof VmDict) {
+    const map = new Map<string, string>();
+    for (const [k, x] of v.entries) map.set(objectKey(k), meteringJson(x));
+    const keys = [...map.keys()].sort(compareStrings);
+    return `{${keys.map((k) => `${JSON.stringify(k)}:${map.get(k)}`).join(',')}}`;
+  }
+  if (v instanceof VmDateTime) return `{"__time__":[${v.parts().join(',')}]}`;
+  if (v instanceof VmTimeDelta) {
+    const [days, seconds] = floorDivMod(v.seconds);
+    return `{"__delta__":[${days},${seconds}]}`;
+  }
+  if (v instanceof VmBytes) return `{"${v.mutable ? '__bytearray__' : '__bytes__'}":"${bytesToHex(v.data)}"}`;
+  if (v instanceof VmSet) return `{"${v.frozen ? '__frozenset__' : '__set__'}":[${v.items.map(meteringJson).join(',')}]}`;
+  throw new VmError(`unsupported metering encode value '${typeName(v)}'`);
+}
+
+/** UTF-8 byte length of `meteringJson(v)`. */
+export function meteringLength(v: VmValue): number {
+  if (typeof v === 'bigint' && v >= -999_999_999n && v <= 999_999_999n) return v.toString().length;
+  const text = meteringJson(v);
+  return utf8Length(text);
+}
+
+export function utf8Length(text: string): number {
+  let ascii = true;
+  for (let i = 0; i < text.length; i++) {
+    if (text.charCodeAt(i) > 0x7f) {
+      ascii = false;
+      break;
+    }
+  }
+  return ascii ? text.length : Buffer.byteLength(text, 'utf8');
+}

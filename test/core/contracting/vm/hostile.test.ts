@@ -1,0 +1,60 @@
+import assert from 'node:assert/strict';
+import * as ir from './ir-builder.js';
+import { call } from './helpers.js';
+import { CALL_DEPTH_ERROR, ALLOCATION_LIMIT_ERROR } from '../../../../core/contracting/vm/index.js';
+
+/** Hostile contracts end at the chi budget or a documented VM limit — never hang or crash. */
+function run(body: Record<string, unknown>[], functions: Record<string, unknown>[] = [], chi = 50_000n) {
+  const m = ir.module('con_evil', { functions: [ir.fn('attack', [], body), ...functions] });
+  return call([m], 'attack', { meter: { chi_budget: chi } });
+}
+
+describe('VM against hostile contracts', function () {
+  this.timeout(60_000); // catches a hang, not slowness
+
+  it('stops an infinite loop at the budget', () => {
+    const out = run([ir.whileStmt(ir.bool(true), [ir.pass()])]);
+    assert.equal(out.error, 'Out of chi.');
+    assert.equal(out.chi_used, 50_000n);
+  });
+
+  it('stops unbounded recursion at the call-depth limit without overflowing the JS stack', () => {
+    const recurse = ir.fn('down', [], [ir.ret(ir.call(ir.name('down')))], 'private');
+    const out = run([ir.ret(ir.call(ir.name('down')))], [recurse], 10_000_000n);
+    assert.equal(out.status, 1);
+    assert.equal(out.error, CALL_DEPTH_ERROR);
+  });
+
+  it('stops string doubling at the allocation limit', () => {
+    const out = run([
+      ir.assign(ir.name('s'), ir.str('x')),
+      ir.whileStmt(ir.bool(true), [ir.assign(ir.name('s'), ir.bin(ir.name('s'), 'add', ir.name('s')))]),
+    ], [], 10_000_000n);
+    assert.equal(out.error, ALLOCATION_LIMIT_ERROR);
+  });
+
+  it('refuses list repetition and range beyond 131,072 elements', () => {
+    assert.equal(run([ir.ret(ir.bin(ir.list(ir.int(0)), 'mul', ir.int(200_000)))]).error, 'sequence repetition exceeds the maximum allowed allocation size');
+    assert.equal(run([ir.ret(ir.call(ir.name('range'), [ir.int(200_000)]))]).error, 'range() exceeds the maximum allowed allocation size');
+  });
+
+  it('refuses exponent blow-up and huge shifts before computing them', () => {
+    assert.equal(run([ir.ret(ir.bin(ir.int(10), 'pow', ir.int(10n ** 12n)))]).error, 'integer exponentiation exceeds the maximum allowed integer size of 1048576 bits');
+    assert.equal(run([ir.ret(ir.bin(ir.int(1), 'lshift', ir.int(2_000_000)))]).error, 'left shift exceeds the maximum allowed integer size of 1048576 bits');
+  });
+
+  it('stops repeated squaring at the integer cap', () => {
+    const out = run([
+      ir.assign(ir.name('n'), ir.int(3)),
+      ir.whileStmt(ir.bool(true), [ir.assign(ir.name('n'), ir.bin(ir.name('n'), 'mul', ir.name('n')))]),
+    ], [], 10_000_000n);
+    assert.equal(out.error, 'integer multiplication exceeds the maximum allowed integer size of 1048576 bits');
+  });
+
+  it('refuses int() of text longer than 8192 characters', () => {
+    assert.equal(
+      run([ir.ret(ir.call(ir.name('int'), [ir.str('9'.repeat(9000))]))]).error,
+      'int() input exceeds the maximum allowed length of 8192 characters',
+    );
+  });
+});
