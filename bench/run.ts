@@ -18,6 +18,8 @@ const BENCHMARKS: Record<string, () => Promise<{ run(): Promise<BenchResult[]> }
   'graphql-transactions': () => import('./graphql-transactions.js'),
   'graphql-vs-postgraphile': () => import('./graphql-vs-postgraphile.js'),
   'tool-answer-bytes': () => import('./tool-answer-bytes.js'),
+  'contract-compile': () => import('./contract-compile.js'),
+  'vm-execution': () => import('./vm-execution.js'),
 };
 
 const wanted = process.argv.slice(2);

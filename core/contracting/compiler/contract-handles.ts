@@ -18,20 +18,88 @@ export class ContractHandles {
     private readonly isImportCall: (call: CallExpression) => boolean,
   ) {}
 
+  /**
+   * Upstream alternates two naive fixpoint loops (factories given handle parameters, then handle
+   * parameters given factories) until neither changes — quadratic or worse in the number of
+   * functions. Both properties only ever grow as the other grows, so that process ends at the least
+   * joint fixpoint; this computes the same fixpoint with a worklist, re-examining a function only
+   * when a function it calls became a factory or one of its own parameters became a handle.
+   */
   analyze(functions: FunctionDef[]): void {
-    let factories = new Set<string>();
-    let parameters = new Map<string, Set<string>>();
-    for (;;) {
-      const nextFactories = this.discoverFactories(functions, parameters);
-      const nextParameters = this.discoverParameters(functions, nextFactories, parameters);
-      if (sameSet(nextFactories, factories) && sameParameters(nextParameters, parameters)) {
-        this.factories = nextFactories;
-        this.parameters = nextParameters;
-        return;
+    const byName = new Map<string, FunctionDef>();
+    for (const fn of functions) byName.set(fn.name, fn);
+    const sameName = new Map<string, FunctionDef[]>();
+    for (const fn of functions) sameName.set(fn.name, [...(sameName.get(fn.name) ?? []), fn]);
+    const calls = new Map<FunctionDef, CallExpression[]>();
+    const callers = new Map<string, Set<FunctionDef>>();
+    for (const fn of functions) {
+      const list = callExpressions(fn.body);
+      calls.set(fn, list);
+      for (const call of list) {
+        const callee = nameId(call.func);
+        if (callee === null) continue;
+        if (!callers.has(callee)) callers.set(callee, new Set());
+        callers.get(callee)!.add(fn);
       }
-      factories = nextFactories;
-      parameters = nextParameters;
     }
+    const factories = new Set<string>();
+    const parameters = new Map<string, Set<string>>();
+    // Per call site (caller, callee, parameter): whether the argument is a handle, kept so a
+    // re-examined caller replaces its own verdicts; `missing` counts the non-handle ones.
+    const verdicts = new Map<FunctionDef, { key: string; handle: boolean }[]>();
+    const sites = new Map<string, number>();
+    const missing = new Map<string, number>();
+    const queue: FunctionDef[] = [...functions];
+    const queued = new Set<FunctionDef>(functions);
+    const enqueue = (fn: FunctionDef) => {
+      if (!queued.has(fn)) {
+        queued.add(fn);
+        queue.push(fn);
+      }
+    };
+    while (queue.length > 0) {
+      const fn = queue.shift()!;
+      queued.delete(fn);
+      const locals = this.localBindings(fn.body, factories, this.parameterBindings(fn, parameters.get(fn.name)));
+      if (!factories.has(fn.name)) {
+        const returns = returnValues(fn.body);
+        if (returns.length > 0 && returns.every((value) => this.isHandle(value, locals, factories))) {
+          factories.add(fn.name);
+          for (const caller of callers.get(fn.name) ?? []) enqueue(caller);
+        }
+      }
+      for (const old of verdicts.get(fn) ?? []) {
+        sites.set(old.key, sites.get(old.key)! - 1);
+        if (!old.handle) missing.set(old.key, missing.get(old.key)! - 1);
+      }
+      const fresh: { key: string; handle: boolean }[] = [];
+      const touched = new Set<string>();
+      for (const call of calls.get(fn)!) {
+        const calleeName = nameId(call.func);
+        const callee = calleeName === null ? undefined : byName.get(calleeName);
+        if (!callee) continue;
+        for (const [parameter, argument] of callArguments(callee, call)) {
+          const key = JSON.stringify([calleeName, parameter]);
+          const handle = this.isHandle(argument, locals, factories);
+          fresh.push({ key, handle });
+          sites.set(key, (sites.get(key) ?? 0) + 1);
+          if (!handle) missing.set(key, (missing.get(key) ?? 0) + 1);
+          touched.add(key);
+        }
+      }
+      verdicts.set(fn, fresh);
+      for (const key of touched) {
+        if ((sites.get(key) ?? 0) === 0 || (missing.get(key) ?? 0) > 0) continue;
+        const [calleeName, parameter] = JSON.parse(key) as [string, string];
+        let set = parameters.get(calleeName);
+        if (!set) parameters.set(calleeName, (set = new Set()));
+        if (set.has(parameter)) continue;
+        set.add(parameter);
+        for (const target of sameName.get(calleeName) ?? []) enqueue(target);
+      }
+    }
+    this.factories = factories;
+    this.parameters = parameters;
   }
 
   isHandle(e: Expression, locals: ReadonlyMap<string, Expression>, factories: ReadonlySet<string>): boolean {
@@ -71,71 +139,6 @@ export class ContractHandles {
     }
     return bindings;
   }
-
-  private discoverFactories(functions: FunctionDef[], parameterHandles: Map<string, Set<string>>): Set<string> {
-    const discovered = new Set<string>();
-    let changed = true;
-    while (changed) {
-      changed = false;
-      for (const fn of functions) {
-        if (discovered.has(fn.name)) continue;
-        if (this.returnsHandle(fn, discovered, parameterHandles)) {
-          discovered.add(fn.name);
-          changed = true;
-        }
-      }
-    }
-    return discovered;
-  }
-
-  private returnsHandle(fn: FunctionDef, factories: ReadonlySet<string>, parameterHandles: Map<string, Set<string>>): boolean {
-    const locals = this.localBindings(fn.body, factories, this.parameterBindings(fn, parameterHandles.get(fn.name)));
-    const returns = returnValues(fn.body);
-    return returns.length > 0 && returns.every((value) => this.isHandle(value, locals, factories));
-  }
-
-  private discoverParameters(
-    functions: FunctionDef[],
-    factories: ReadonlySet<string>,
-    initial: Map<string, Set<string>>,
-  ): Map<string, Set<string>> {
-    const byName = new Map<string, FunctionDef>();
-    for (const fn of functions) byName.set(fn.name, fn);
-    const discovered = new Map<string, Set<string>>([...initial].map(([name, set]) => [name, new Set(set)]));
-    let changed = true;
-    while (changed) {
-      changed = false;
-      const evidence = new Map<string, Map<string, boolean[]>>();
-      for (const caller of functions) {
-        const locals = this.localBindings(caller.body, factories, this.parameterBindings(caller, discovered.get(caller.name)));
-        for (const call of callExpressions(caller.body)) {
-          const calleeName = nameId(call.func);
-          if (calleeName === null) continue;
-          const callee = byName.get(calleeName);
-          if (!callee) continue;
-          for (const [parameter, argument] of callArguments(callee, call)) {
-            let perFunction = evidence.get(calleeName);
-            if (!perFunction) evidence.set(calleeName, (perFunction = new Map()));
-            let values = perFunction.get(parameter);
-            if (!values) perFunction.set(parameter, (values = []));
-            values.push(this.isHandle(argument, locals, factories));
-          }
-        }
-      }
-      for (const [fnName, parameters] of evidence) {
-        let current = discovered.get(fnName);
-        if (!current) discovered.set(fnName, (current = new Set()));
-        for (const [parameter, values] of parameters) {
-          if (values.length > 0 && values.every(Boolean) && !current.has(parameter)) {
-            current.add(parameter);
-            changed = true;
-          }
-        }
-      }
-    }
-    for (const [name, set] of discovered) if (set.size === 0) discovered.delete(name);
-    return discovered;
-  }
 }
 
 /** Which parameter each argument of a call binds (positional by index, keywords by name). */
@@ -151,12 +154,4 @@ function callArguments(callee: FunctionDef, call: CallExpression): [string, Expr
     if (keyword.arg !== null && names.has(keyword.arg)) out.push([keyword.arg, keyword.value]);
   }
   return out;
-}
-
-function sameSet(a: ReadonlySet<string>, b: ReadonlySet<string>): boolean {
-  return a.size === b.size && [...a].every((item) => b.has(item));
-}
-
-function sameParameters(a: Map<string, Set<string>>, b: Map<string, Set<string>>): boolean {
-  return a.size === b.size && [...a].every(([name, set]) => b.has(name) && sameSet(set, b.get(name)!));
 }

@@ -3,7 +3,7 @@ import { childrenOf, splitAtCommas, type CstContext } from './cst-context.js';
 import { decodeNumber } from './literals.js';
 import { readStrings } from './cst-strings.js';
 import type {
-  BinaryOperator, CompareOperator, Comprehension, DictEntry, Expression, Keyword, ParsedBinaryOperator,
+  CompareOperator, Comprehension, DictEntry, Expression, Keyword, ParsedBinaryOperator,
 } from './syntax-tree.js';
 
 const BINARY_OPERATORS: Record<string, ParsedBinaryOperator> = {
@@ -98,10 +98,12 @@ export class ExpressionReader {
       case 'MemberExpression':
         return this.member(node, d);
       case 'BinaryExpression':
+        if (isBooleanOperator(binaryOperatorText(ctx, node))) return this.booleanLevel(node, d);
         return this.binary(node, d);
       case 'UnaryExpression': {
         const [op, operand] = childrenOf(node);
         const symbol = ctx.text(op!);
+        if (symbol === 'not') return this.booleanLevel(node, d);
         const operator = symbol === 'not' ? 'not' : symbol === '-' ? 'neg' : symbol === '+' ? 'pos' : 'invert';
         return { kind: 'UnaryOp', span, operator, operand: this.expr(operand!, d) };
       }
@@ -267,6 +269,66 @@ export class ExpressionReader {
     };
   }
 
+  /**
+   * `not`, `and` and `or` with Python's precedence. @lezer/python gives `not` a lower precedence
+   * than `and`/`or` (it reads `not a and b` as `not (a and b)`), so the operators and operands of
+   * an unparenthesized boolean expression are read flat, in source order, and regrouped:
+   * or_test := and_test ('or' and_test)*, and_test := not_test ('and' not_test)*,
+   * not_test := 'not' not_test | operand. Chains of one operator become one BoolOp, as in Python.
+   */
+  private booleanLevel(node: SyntaxNode, depth: number): Expression {
+    const ctx = this.ctx;
+    type Token = { op: 'and' | 'or' | 'not'; node: SyntaxNode } | { op: null; node: SyntaxNode };
+    const tokens: Token[] = [];
+    const pending: SyntaxNode[] = [node];
+    // Iterative flattening (a stack of nodes still to visit, leftmost first).
+    while (pending.length > 0) {
+      const current = pending.pop()!;
+      if (current.name === 'BinaryExpression' && isBooleanOperator(binaryOperatorText(ctx, current))) {
+        const children = childrenOf(current);
+        pending.push(children[children.length - 1]!, children[1]!, children[0]!);
+      } else if (current.name === 'UnaryExpression' && ctx.text(childrenOf(current)[0]!) === 'not') {
+        const [op, operand] = childrenOf(current);
+        pending.push(operand!, op!);
+      } else if (current.name === 'and' || current.name === 'or' || current.name === 'not') {
+        tokens.push({ op: current.name, node: current });
+      } else tokens.push({ op: null, node: current });
+    }
+    let i = 0;
+    type Read = { expression: Expression; from: number; to: number };
+    const chain = (operator: 'and' | 'or', next: (level: number) => Read, level: number): Read => {
+      const first = next(level + 1);
+      const values = [first];
+      while (tokens[i]?.op === operator) {
+        i++;
+        values.push(next(level + 1));
+      }
+      if (values.length === 1) return first;
+      const from = first.from;
+      const to = values[values.length - 1]!.to;
+      return { expression: { kind: 'BoolOp', span: ctx.range(from, to), operator, values: values.map((v) => v.expression) }, from, to };
+    };
+    const notTest = (level: number): Read => {
+      ctx.guardDepth(depth + level, node.from);
+      const token = tokens[i++];
+      if (!token) return ctx.fail(node.to, 'invalid syntax');
+      if (token.op === 'not') {
+        const operand = notTest(level + 1);
+        return {
+          expression: { kind: 'UnaryOp', span: ctx.range(token.node.from, operand.to), operator: 'not', operand: operand.expression },
+          from: token.node.from,
+          to: operand.to,
+        };
+      }
+      if (token.op !== null) return ctx.fail(token.node.from, 'invalid syntax');
+      return { expression: this.expr(token.node, depth + level), from: token.node.from, to: token.node.to };
+    };
+    const andTest = (level: number): Read => chain('and', notTest, level);
+    const result = chain('or', andTest, 0);
+    if (i !== tokens.length) ctx.fail(tokens[i]!.node.from, 'invalid syntax');
+    return result.expression;
+  }
+
   private binary(node: SyntaxNode, depth: number): Expression {
     const ctx = this.ctx;
     const operator = binaryOperatorText(ctx, node);
@@ -274,20 +336,6 @@ export class ExpressionReader {
     const children = childrenOf(node);
     const leftNode = children[0]!;
     const rightNode = children[children.length - 1]!;
-    if (operator === 'and' || operator === 'or') {
-      // `a and b and c` is one BoolOp; lezer nests it to the left.
-      const operands: SyntaxNode[] = [rightNode];
-      let left = leftNode;
-      while (left.name === 'BinaryExpression' && binaryOperatorText(ctx, left) === operator) {
-        const inner = childrenOf(left);
-        operands.push(inner[inner.length - 1]!);
-        left = inner[0]!;
-        ctx.guardDepth(depth + operands.length, left.from);
-      }
-      operands.push(left);
-      operands.reverse();
-      return { kind: 'BoolOp', span, operator, values: operands.map((operand) => this.expr(operand, depth)) };
-    }
     const compare = COMPARE_OPERATORS[operator];
     if (compare) {
       const operators: CompareOperator[] = [compare];
@@ -311,6 +359,10 @@ export class ExpressionReader {
     if (!binary) return ctx.fail(children[1]!.from, 'invalid syntax');
     return { kind: 'BinOp', span, operator: binary, left: this.expr(leftNode, depth), right: this.expr(rightNode, depth) };
   }
+}
+
+function isBooleanOperator(operator: string): boolean {
+  return operator === 'and' || operator === 'or';
 }
 
 /** The operator of a BinaryExpression as written, keywords joined by one space (`not in`). */
@@ -345,4 +397,3 @@ export function checkTarget(ctx: CstContext, target: Expression, offset: number)
   ctx.fail(offset, 'cannot assign to expression');
 }
 
-export type { BinaryOperator };

@@ -12,7 +12,7 @@ const AUGMENTED_OPERATORS: Record<string, ParsedBinaryOperator> = {
 
 const COMPOUND = new Set([
   'FunctionDefinition', 'ClassDefinition', 'DecoratedStatement', 'IfStatement', 'WhileStatement',
-  'ForStatement', 'TryStatement', 'WithStatement', 'MatchStatement',
+  'ForStatement', 'TryStatement', 'WithStatement', 'MatchStatement', 'MatchClause',
 ]);
 
 /** Reads statements out of @lezer/python's tree, with Python's (rustpython's) statement ranges. */
@@ -279,24 +279,36 @@ export class StatementReader {
   private parameters(node: SyntaxNode, depth: number): Parameter[] {
     const ctx = this.ctx;
     const children = childrenOf(node);
-    const inner = children.slice(1, children[children.length - 1]?.name === ')' ? -1 : undefined);
-    if (inner.length === 0) return [];
-    const { groups } = splitAtCommas(inner);
+    const closing = children[children.length - 1]?.name === ')' ? children[children.length - 1] : undefined;
+    const inner = children.slice(1, closing ? -1 : undefined);
+    // lezer leaves the positional-only marker `/` out of the tree: find it in the gaps between children.
+    const tokens: SyntaxNode[] = [];
+    let previousEnd = children[0]!.to;
+    const gap = (until: number) => {
+      const slash = ctx.source.slice(previousEnd, until).replace(/#.*$/gm, '').indexOf('/');
+      if (slash >= 0) tokens.push({ name: '/', from: previousEnd + slash, to: previousEnd + slash + 1 } as SyntaxNode);
+    };
+    for (const child of inner) {
+      gap(child.from);
+      tokens.push(child);
+      previousEnd = child.to;
+    }
+    gap(closing ? closing.from : node.to);
+    if (tokens.length === 0) return [];
+    const { groups } = splitAtCommas(tokens);
     const parameters: Parameter[] = [];
     let kind: ParameterKind = 'positional_or_keyword';
     let sawDefault = false;
+    let sawSlash = false;
     const names = new Set<string>();
-    let cursor = children[0]!.to;
     for (const group of groups) {
-      if (group.length === 0) {
-        // lezer leaves `/` out of the tree: an empty slot between commas is the positional-only marker.
-        const gapEnd = inner.find((child) => child.from > cursor && child.name === ',')?.from ?? node.to;
-        if (!ctx.source.slice(cursor, gapEnd).includes('/') || kind !== 'positional_or_keyword') ctx.fail(cursor, 'invalid syntax');
+      if (group.length === 0) ctx.fail(node.from, 'invalid syntax');
+      if (group[0]!.name === '/') {
+        if (group.length !== 1 || sawSlash || kind !== 'positional_or_keyword' || parameters.length === 0) ctx.fail(group[0]!.from, 'invalid syntax');
+        sawSlash = true;
         for (const parameter of parameters) parameter.kind = 'positional_only';
-        cursor = gapEnd + 1;
         continue;
       }
-      cursor = group[group.length - 1]!.to + 1;
       let i = 0;
       let thisKind: ParameterKind = kind;
       if (group[0]!.name === '*') {

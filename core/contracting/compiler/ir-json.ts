@@ -16,33 +16,56 @@ export interface IrObject {
  * layout (`", "` and `": "` separators) with serde_json's string escaping (raw UTF-8).
  */
 export function canonicalIrJson(value: IrValue): string {
-  const parts: string[] = [];
-  write(value, parts);
-  return parts.join('');
+  return write(value);
 }
 
-function write(value: IrValue, out: string[]): void {
-  if (value === null) out.push('null');
-  else if (typeof value === 'boolean') out.push(value ? 'true' : 'false');
-  else if (typeof value === 'number' || typeof value === 'bigint') out.push(String(value));
-  else if (typeof value === 'string') out.push(JSON.stringify(value));
-  else if (value instanceof IrFloat) out.push(Number.isFinite(value.value) ? formatFloat(value.value) : 'null');
-  else if (Array.isArray(value)) {
-    out.push('[');
-    value.forEach((item, index) => {
-      if (index > 0) out.push(', ');
-      write(item, out);
-    });
-    out.push(']');
-  } else {
-    out.push('{');
-    Object.keys(value)
-      .sort()
-      .forEach((key, index) => {
-        if (index > 0) out.push(', ');
-        out.push(JSON.stringify(key), ': ');
-        write(value[key]!, out);
-      });
-    out.push('}');
+/** Sorted key order per key list, and each key's quoted form: IR objects come in a few dozen shapes. */
+const sortedKeysByShape = new Map<string, string[]>();
+const quotedKeys = new Map<string, string>();
+
+function sortedKeys(value: IrObject): string[] {
+  const keys = Object.keys(value);
+  const shape = keys.join(',');
+  let sorted = sortedKeysByShape.get(shape);
+  if (!sorted) {
+    sorted = [...keys].sort();
+    if (sortedKeysByShape.size < 1024) sortedKeysByShape.set(shape, sorted);
   }
+  return sorted;
+}
+
+function quotedKey(key: string): string {
+  let quoted = quotedKeys.get(key);
+  if (quoted === undefined) {
+    quoted = `${JSON.stringify(key)}: `;
+    if (quotedKeys.size < 1024) quotedKeys.set(key, quoted);
+  }
+  return quoted;
+}
+
+function write(value: IrValue): string {
+  if (value === null) return 'null';
+  switch (typeof value) {
+    case 'boolean': return value ? 'true' : 'false';
+    case 'number': case 'bigint': return String(value);
+    case 'string': return JSON.stringify(value);
+    default: break;
+  }
+  if (value instanceof IrFloat) return Number.isFinite(value.value) ? formatFloat(value.value) : 'null';
+  let out: string;
+  if (Array.isArray(value)) {
+    out = '[';
+    for (let i = 0; i < value.length; i++) {
+      if (i > 0) out += ', ';
+      out += write(value[i]!);
+    }
+    return `${out}]`;
+  }
+  const keys = sortedKeys(value);
+  out = '{';
+  for (let i = 0; i < keys.length; i++) {
+    if (i > 0) out += ', ';
+    out += quotedKey(keys[i]!) + write(value[keys[i]!]!);
+  }
+  return `${out}}`;
 }

@@ -1,4 +1,5 @@
 import { parser } from '@lezer/python';
+import { checkBracketDepth } from './bracket-depth.js';
 import { CstContext } from './cst-context.js';
 import { StatementReader } from './cst-statements.js';
 import { MAX_SYNTAX_DEPTH, TOO_DEEPLY_NESTED_CODE } from './limits.js';
@@ -12,6 +13,7 @@ import type { Statement } from './syntax-tree.js';
  * marks them with error nodes; the chain refuses the whole source at the first one).
  */
 export function parseModule(source: string, locator: Locator): Statement[] {
+  checkBracketDepth(source);
   const tree = parser.parse(source);
   let depth = 0;
   let failure: SourceParseError | undefined;
@@ -19,6 +21,8 @@ export function parseModule(source: string, locator: Locator): Statement[] {
   tree.iterate({
     enter(node) {
       if (failure) return false;
+      // lezer's grammar wants a value after `yield`; Python does not (and the subset refuses yield anyway).
+      if (node.type.isError && node.from === node.to && /^Yield(Statement|Expression)$/.test(node.node.parent?.name ?? '')) return false;
       if (node.type.isError) {
         failure = new SourceParseError(node.from, errorMessage(source, node.from));
         return false;

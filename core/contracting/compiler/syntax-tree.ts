@@ -125,5 +125,4 @@ export interface SyntaxModule {
   body: Statement[];
 }
 
-export type ExpressionOf<K extends Expression['kind']> = Extract<Expression, { kind: K }>;
 export type StatementOf<K extends Statement['kind']> = Extract<Statement, { kind: K }>;

@@ -51,14 +51,9 @@ export function asContractHandle(v: VmValue): VmContractHandle {
 /** Upstream `VmDecimal::from_vm_value`: a float goes through its Rust `Display` text first. */
 export function toDecimal(v: VmValue): VmDecimal {
   if (v instanceof VmDecimal) return v;
-  if (typeof v === 'bigint') return VmDecimal.parse(v.toString());
+  if (typeof v === 'bigint') return VmDecimal.fromInteger(v);
   if (typeof v === 'number') return VmDecimal.parse(rustFloatDisplay(v));
   if (typeof v === 'boolean') return v ? VmDecimal.ONE : VmDecimal.ZERO;
   if (typeof v === 'string') return VmDecimal.parse(v);
   throw new VmError(`expected decimal-compatible value, got ${typeName(v)}`);
-}
-
-/** num-bigint `to_f64`: nearest f64 (±inf beyond range). */
-export function bigToF64(v: bigint): number {
-  return Number(v);
 }

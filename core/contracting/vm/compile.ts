@@ -8,7 +8,8 @@ import { VmError } from './errors.js';
 import { EXPRESSION_GAS, GAS_EVENT_EMIT, GAS_HASH_SCAN, GAS_LOOP_ITERATION, GAS_VARIABLE_GET, GAS_VARIABLE_SET, STATEMENT_GAS, functionEntryGas, irNodeComplexity } from './gas.js';
 import type { ContractTargetKind, VmContractCall } from './host.js';
 import type { VmInstance } from './instance.js';
-import { MAX_IR_DEPTH } from './limits.js';
+import type { Meter } from './meter.js';
+import { ALLOCATION_LIMIT_ERROR, MAX_CONTAINER_LENGTH, MAX_IR_DEPTH } from './limits.js';
 import { callMethod } from './methods.js';
 import { binaryOp, compareOp, unaryOp } from './operators.js';
 import { assignSubscript, dictGet, dictSet, iterate, sliceValue, subscript } from './sequences.js';
@@ -66,6 +67,8 @@ const CONSTANT_CACHE = new WeakMap<object, VmValue>();
 
 class Compiler {
   private depth = 0;
+  /** Imports, declarations and functions: names a declaration may not treat as builtins. */
+  readonly moduleNames = new Set<string>();
   constructor(readonly moduleName: string, readonly functionNames: Set<string>) {}
 
   private enter(): void {
@@ -602,6 +605,7 @@ class Compiler {
           }
           if (!allowed) continue;
           if (index + 1 === generators.length) {
+            if (results.length + entries.length >= MAX_CONTAINER_LENGTH) throw new VmError(ALLOCATION_LIMIT_ERROR);
             if (element) results.push(element(s, inst));
             else {
               const k = key!(s, inst);
@@ -956,7 +960,66 @@ function compileFunction(c: Compiler, node: unknown): CompiledFunction {
 
 function keywordValue(c: Compiler, keywords: unknown[], name: string): Expr | null {
   const k = keywords.find((x) => (x as Json)?.arg === name) as Json | undefined;
-  return k ? c.expr(field(k, 'value')) : null;
+  return k ? declarationExpr(c, field(k, 'value')) : null;
+}
+
+/** True for an expression whose value and gas never change: literals, builtins, host constants, `indexed(...)`. */
+function isStatic(node: unknown, moduleNames: Set<string>): boolean {
+  if (!node || typeof node !== 'object') return false;
+  const o = node as Json;
+  switch (o.node) {
+    case 'constant': return true;
+    case 'list': case 'tuple': return Array.isArray(o.elements) && o.elements.every((e) => isStatic(e, moduleNames));
+    case 'dict':
+      return Array.isArray(o.entries) && o.entries.every((e: Json) => e && isNull(e.unpack) && isStatic(e.key, moduleNames) && isStatic(e.value, moduleNames));
+    case 'name': case 'attribute': {
+      const id = optStr(o, 'host_binding_id');
+      if (id !== null) return id in HOST_CONSTANTS;
+      return o.node === 'name' && typeof o.id === 'string' && !moduleNames.has(o.id) && builtinNameValue(o.id) !== undefined;
+    }
+    case 'call':
+      return o.syscall_id === 'event.indexed' && Array.isArray(o.keywords) && !o.keywords.length &&
+        Array.isArray(o.args) && o.args.every((a) => isStatic(a, moduleNames));
+  }
+  return false;
+}
+
+/**
+ * Module declarations run in every transaction that touches the module (and are charged each
+ * time). A static one is evaluated once; later instantiations replay its exact charges and
+ * share its (immutable) value.
+ */
+function declarationExpr(c: Compiler, node: unknown): Expr {
+  const expr = c.expr(node);
+  if (!isStatic(node, c.moduleNames)) return expr;
+  let cached: { value: VmValue; charges: number[] } | undefined;
+  return (scope, inst) => {
+    const meter = inst.rt.meter;
+    if (cached) {
+      for (const charge of cached.charges) meter.charge(charge);
+      return cached.value;
+    }
+    const recorder = new ChargeRecorder();
+    inst.rt.meter = recorder as unknown as Meter;
+    let value: VmValue;
+    try {
+      value = expr(scope, inst);
+    } finally {
+      inst.rt.meter = meter;
+    }
+    cached = { value, charges: recorder.charges };
+    for (const charge of cached.charges) meter.charge(charge);
+    return value;
+  };
+}
+
+/** Stands in for the meter while a static declaration is evaluated the first time. */
+class ChargeRecorder {
+  readonly enabled = true;
+  readonly charges: number[] = [];
+  charge(cost: number): void {
+    if (cost) this.charges.push(cost);
+  }
 }
 
 function compileDeclaration(c: Compiler, node: unknown): (inst: VmInstance) => void {
@@ -1008,13 +1071,13 @@ function compileDeclaration(c: Compiler, node: unknown): (inst: VmInstance) => v
   }
   if (kind === 'event_decl') {
     const eventName = str(o, 'event_name');
-    const params = c.expr(field(o, 'params'));
+    const params = declarationExpr(c, field(o, 'params'));
     return (inst) => {
       inst.globals.set(binding, new VmEventRef(binding, eventName, params(globalsScope(inst), inst)));
     };
   }
   if (kind === 'binding_decl') {
-    const value = c.expr(field(o, 'value'));
+    const value = declarationExpr(c, field(o, 'value'));
     return (inst) => {
       inst.globals.set(binding, value(globalsScope(inst), inst));
     };
@@ -1038,6 +1101,12 @@ export function compileModule(ir: unknown): CompiledModule {
     functionNames.add(n);
   }
   const c = new Compiler(name, functionNames);
+  for (const n of functionNames) c.moduleNames.add(n);
+  for (const i of arr(m, 'imports')) {
+    const io = obj(i, 'import');
+    c.moduleNames.add(optStr(io, 'alias') ?? str(io, 'module'));
+  }
+  for (const d of arr(m, 'global_declarations')) c.moduleNames.add(str(obj(d, 'global declaration'), 'name'));
   const imports: [string, string][] = [];
   const seenImports = new Set<string>();
   for (const i of arr(m, 'imports')) {
@@ -1065,4 +1134,3 @@ export function compileModule(ir: unknown): CompiledModule {
   return { name, imports, declarations, body: bodyRaw.length ? c.block(bodyRaw) : null, functions };
 }
 
-export { VmDecimal };

@@ -15,7 +15,14 @@ const I64_MIN = -(2n ** 63n);
 const I64_MAX = 2n ** 63n - 1n;
 
 export class VmDecimal {
+  /** `toString()` memo: storage keys, metering and fixtures all print the plain text. */
+  private text: string | undefined;
   private constructor(readonly scaled: bigint) {}
+
+  /** An integer as a decimal, without going through text. */
+  static fromInteger(value: bigint): VmDecimal {
+    return VmDecimal.fromScaled(value * FACTOR);
+  }
 
   static readonly ZERO = new VmDecimal(0n);
   static readonly ONE = new VmDecimal(FACTOR);
@@ -159,7 +166,7 @@ export class VmDecimal {
 
   /** Plain text, trailing zeros trimmed: storage, fixtures, `__fixed__` (`1000`, `0.0000001`). */
   toString(): string {
-    return plainText(this.scaled);
+    return (this.text ??= plainText(this.scaled));
   }
 
   /** Python `str(Decimal)` of the normalized value: engineering notation (`1E+3`, `1234.5`). */

@@ -30,3 +30,11 @@ export function rustDebugString(text: string): string {
 export function typeError(message: string): VmError {
   return new VmError(`TypeError(${rustDebugString(message)})`);
 }
+
+/**
+ * A JS engine limit hit while running a contract, as the VM's error text: stack exhaustion
+ * (deep nesting within the call-depth limit) or an oversized string/array/bigint.
+ */
+export function engineLimitMessage(err: RangeError): string {
+  return /call stack/i.test(err.message) ? 'maximum recursion depth exceeded' : 'value exceeds the maximum allowed allocation size';
+}

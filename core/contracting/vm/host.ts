@@ -1,3 +1,4 @@
+import { VmError } from './errors.js';
 import type { VmValue } from './values.js';
 
 /**
@@ -89,9 +90,9 @@ export class NoopHost implements VmHost {
   }
   emitEvent(): void {}
   callContract(call: VmContractCall): VmValue {
-    throw new Error(`host does not support contract call ${call.target.module}.${call.function}`);
+    throw new VmError(`host does not support contract call ${call.target.module}.${call.function}`);
   }
   handleSyscall(id: string): VmValue {
-    throw new Error(`unsupported host syscall '${id}'`);
+    throw new VmError(`unsupported host syscall '${id}'`);
   }
 }

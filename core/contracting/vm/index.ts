@@ -34,4 +34,5 @@ export { variableStorageKey, hashStorageKey, normalizeHashKey } from './storage-
 export { fromFixtureJson, fromFixtureKey, toFixtureJson, type JsonLike } from './fixture-codec.js';
 export { parseJsonText as parseVmJson, stringifyJson as stringifyVmJson } from './json-text.js';
 export { Sandbox } from './sandbox.js';
-export { runVm, VmRequestError, DEFAULT_SANDBOX_CHI_BUDGET, type VmRunResult } from './run-vm.js';
+export { runVm, VmRequestError, DEFAULT_SANDBOX_CHI_BUDGET, MAX_SANDBOX_CHI_BUDGET, type VmRunResult } from './run-vm.js';
+export { VmTransaction, type ChainState, type TransactionResult } from './transaction.js';

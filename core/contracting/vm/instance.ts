@@ -1,4 +1,4 @@
-import { NoopHost, emptyContext, type VmContext, type VmHost } from './host.js';
+import { NoopHost, type VmContext, type VmHost } from './host.js';
 import { VmError } from './errors.js';
 import { CALL_DEPTH_ERROR, MAX_CALL_DEPTH } from './limits.js';
 import { Meter } from './meter.js';
@@ -343,4 +343,3 @@ export interface StorageSnapshot {
   hashes: { binding: string; defaultValue: VmValue; entries: Map<string, VmValue> }[];
 }
 
-export { emptyContext };

@@ -1,4 +1,4 @@
-import { parse, isNumber } from 'lossless-json';
+import { parse } from 'lossless-json';
 import { ryuFloat } from './float-format.js';
 import type { JsonLike } from './fixture-codec.js';
 
@@ -34,4 +34,3 @@ export function stringifyJson(value: JsonLike, indent = ''): string {
   return walk(value, '');
 }
 
-export { isNumber };

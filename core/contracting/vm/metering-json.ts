@@ -1,6 +1,6 @@
 import { compareStrings } from './compare.js';
 import { VmError } from './errors.js';
-import { ryuFloat } from './float-format.js';
+import { rustFloatDisplay, ryuFloat } from './float-format.js';
 import { bytesToHex } from '../../chain/hashes.js';
 import { VmBytes, VmDateTime, VmDecimal, VmDict, VmSet, VmTimeDelta, VmTuple, pyStr, typeName, type VmValue } from './values.js';
 
@@ -17,13 +17,11 @@ function objectKey(k: VmValue): string {
   if (typeof k === 'boolean') return k ? 'true' : 'false';
   if (k === null) return 'null';
   if (typeof k === 'bigint') return k.toString();
-  if (typeof k === 'number') return rustFloatDisplayForKey(k);
+  if (typeof k === 'number') return rustFloatDisplay(k); // serde prints float keys with Rust Display
   if (k instanceof VmDecimal || k instanceof VmDateTime || k instanceof VmTimeDelta) return k.toString();
   return pyStr(k);
 }
 
-// serde uses f64 `to_string()` (Rust Display) for float keys.
-import { rustFloatDisplay as rustFloatDisplayForKey } from './float-format.js';
 
 function floorDivMod(seconds: bigint): [bigint, bigint] {
   let days = seconds / 86400n;
@@ -65,10 +63,13 @@ export function meteringJson(v: VmValue): string {
 }
 
 /** UTF-8 byte length of `meteringJson(v)`. */
+const NEEDS_ESCAPE_OR_WIDE = /["\\\u0000-\u001f\u0080-\uffff]/;
+
 export function meteringLength(v: VmValue): number {
   if (typeof v === 'bigint' && v >= -999_999_999n && v <= 999_999_999n) return v.toString().length;
-  const text = meteringJson(v);
-  return utf8Length(text);
+  if (typeof v === 'string' && !NEEDS_ESCAPE_OR_WIDE.test(v)) return v.length + 2;
+  if (v instanceof VmDecimal) return v.toString().length + 16; // {"__fixed__":"…"}
+  return utf8Length(meteringJson(v));
 }
 
 export function utf8Length(text: string): number {

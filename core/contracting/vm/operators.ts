@@ -192,6 +192,14 @@ function floatScore(x: number, y: number, op: string): boolean {
   }
 }
 
+function comparisonDecimal(v: VmValue, side: string): VmDecimal {
+  try {
+    return toDecimal(v);
+  } catch (err) {
+    throw new VmError(`comparison could not coerce ${side} operand ${pyStr(v)} (${typeName(v)}) to decimal: ${(err as Error).message}`);
+  }
+}
+
 function isSubset(x: readonly VmValue[], y: readonly VmValue[]): boolean {
   return x.every((v) => setContains(y, v));
 }
@@ -206,15 +214,8 @@ function orderCompare(op: string, a: VmValue, b: VmValue): boolean {
   if (a instanceof VmDateTime && b instanceof VmDateTime) return score(a.compare(b), op);
   if (a instanceof VmTimeDelta && b instanceof VmTimeDelta) return score(a.compare(b), op);
   if (a instanceof VmDecimal || b instanceof VmDecimal) {
-    const coerceSide = (v: VmValue, side: string): VmDecimal => {
-      try {
-        return toDecimal(v);
-      } catch (err) {
-        throw new VmError(`comparison could not coerce ${side} operand ${pyStr(v)} (${typeName(v)}) to decimal: ${(err as Error).message}`);
-      }
-    };
-    const x = a instanceof VmDecimal ? a : coerceSide(a, 'left');
-    const y = b instanceof VmDecimal ? b : coerceSide(b, 'right');
+    const x = a instanceof VmDecimal ? a : comparisonDecimal(a, 'left');
+    const y = b instanceof VmDecimal ? b : comparisonDecimal(b, 'right');
     return score(x.compare(y), op);
   }
   if (typeof a === 'bigint' && typeof b === 'bigint') return score(a < b ? -1 : a > b ? 1 : 0, op);

@@ -1,18 +1,20 @@
 import { compileModule } from './compile.js';
-import { VmError } from './errors.js';
+import { VmError, engineLimitMessage } from './errors.js';
 import { emptyContext, type VmContext } from './host.js';
 import type { VmInstance } from './instance.js';
 import { Meter } from './meter.js';
 import { Sandbox, type SandboxModule } from './sandbox.js';
 import { fromFixtureJson, fromFixtureKey, setField, toFixtureJson, type JsonLike } from './fixture-codec.js';
 import { parseJsonText } from './json-text.js';
-import { VmTuple, type VmValue } from './values.js';
+import type { VmValue } from './values.js';
 
 /**
  * `runVm(request)`: one call against modules given as IR, in the in-memory sandbox. The
  * request and result use upstream's parity-fixture value encoding; see README "chain-vm".
  */
 export const DEFAULT_SANDBOX_CHI_BUDGET = 1_000_000;
+/** The most a sandbox call may use: the chain's own cap on raw gas (50e9 raw). */
+export const MAX_SANDBOX_CHI_BUDGET = 50_000_000;
 
 /** A request that cannot be run; `field` names the offending part (`modules[1].ir`). */
 export class VmRequestError extends Error {
@@ -70,6 +72,15 @@ function nonNegative(v: JsonLike | undefined, field: string): number | undefined
   const n = typeof v === 'bigint' ? v : typeof v === 'number' && Number.isInteger(v) ? BigInt(v) : undefined;
   if (n === undefined || n < 0n || n > BigInt(Number.MAX_SAFE_INTEGER)) throw new VmRequestError(field, 'must be a non-negative integer');
   return Number(n);
+}
+
+function chiBudget(v: JsonLike | undefined): number {
+  const budget = nonNegative(v, 'meter.chi_budget');
+  if (budget === undefined) return DEFAULT_SANDBOX_CHI_BUDGET;
+  if (budget < 1 || budget > MAX_SANDBOX_CHI_BUDGET) {
+    throw new VmRequestError('meter.chi_budget', `must be between 1 and ${MAX_SANDBOX_CHI_BUDGET} (the sandbox always meters)`);
+  }
+  return budget;
 }
 
 function seedOf(state: Obj | undefined, at: string): (inst: VmInstance) => void {
@@ -201,7 +212,7 @@ function prepare(input: unknown): Prepared {
     call: { module, fn, args, kwargs },
     context: contextOf(objAt(r.context, 'context', true)),
     observe,
-    budget: nonNegative(meter?.chi_budget, 'meter.chi_budget') ?? DEFAULT_SANDBOX_CHI_BUDGET,
+    budget: chiBudget(meter?.chi_budget),
     txBytes: nonNegative(meter?.transaction_size_bytes, 'meter.transaction_size_bytes') ?? 0,
   };
 }
@@ -263,7 +274,7 @@ export function runVm(request: unknown): VmRunResult {
   } catch (err) {
     if (!(err instanceof VmError) && !(err instanceof RangeError)) throw err;
     status = 1;
-    const text: string = err instanceof RangeError ? 'maximum recursion depth exceeded' : (err as VmError).message;
+    const text: string = err instanceof RangeError ? engineLimitMessage(err) : (err as VmError).message;
     error = text;
     result = text;
   }
@@ -281,4 +292,3 @@ export function runVm(request: unknown): VmRunResult {
   };
 }
 
-export { VmTuple };

@@ -23,7 +23,10 @@ export function storageKeyPart(v: VmValue): string {
   return rendered;
 }
 
+const NOT_PLAIN = /[:.\u0080-\uffff]/;
+
 export function normalizeHashKey(v: VmValue): string {
+  if (typeof v === 'string' && v.length <= MAX_STORAGE_KEY_SIZE && !NOT_PLAIN.test(v)) return v;
   let normalized: string;
   if (v instanceof VmTuple) {
     if (v.items.length > MAX_HASH_DIMENSIONS) {

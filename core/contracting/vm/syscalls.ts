@@ -91,10 +91,6 @@ export function keyIsValid(args: readonly VmValue[], kwargs: Kwargs): VmValue {
   return key.length === 64 && /^[0-9a-fA-F]*$/.test(key);
 }
 
-export function optionString(v: string | null): VmValue {
-  return v;
-}
-
 export function optionEntry(v: readonly [string, string] | null): VmValue {
   return v ? new VmTuple([v[0], v[1]]) : null;
 }

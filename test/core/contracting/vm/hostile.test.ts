@@ -58,3 +58,16 @@ describe('VM against hostile contracts', function () {
     );
   });
 });
+
+describe('VM sandbox budget', () => {
+  it('always meters: a zero or oversized chi budget is refused, naming the field', async () => {
+    const { runVm, VmRequestError, MAX_SANDBOX_CHI_BUDGET } = await import('../../../../core/contracting/vm/index.js');
+    const m = ir.module('con_b', { functions: [ir.fn('f', [], [ir.pass()])] });
+    for (const chi of [0n, BigInt(MAX_SANDBOX_CHI_BUDGET) + 1n]) {
+      assert.throws(
+        () => runVm({ modules: [{ module_name: 'con_b', ir: m }], call: { module: 'con_b', function: 'f' }, meter: { chi_budget: chi } }),
+        (e: unknown) => e instanceof VmRequestError && e.field === 'meter.chi_budget',
+      );
+    }
+  });
+});

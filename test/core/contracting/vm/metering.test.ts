@@ -94,7 +94,7 @@ describe('VM metering (xvm-gas-1)', () => {
       globals: [ir.variable('blob')],
       functions: [ir.fn('fill', [], [ir.expr(ir.varSet('blob', ir.bin(ir.str('x'), 'mul', ir.int(131_072))))])],
     });
-    const out = call([m], 'fill', { meter: { chi_budget: 1_000_000_000n } });
+    const out = call([m], 'fill', { meter: { chi_budget: 50_000_000n } });
     assert.equal(out.error, 'You have exceeded the maximum write capacity per transaction!');
   });
 
