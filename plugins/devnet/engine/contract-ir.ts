@@ -167,9 +167,13 @@ function describe(fns: ReadonlyArray<{ name: string; parameters: ReadonlyArray<{
 /** `contract_methods` from IR text (every function not starting with `__`, in IR order). */
 export function methodsFromIr(irText: string): MethodDescription[] | null {
   try {
-    const ir = JSON.parse(irText) as { functions?: Array<{ name: string; parameters?: Array<{ name: string; annotation?: string | null }> }> };
+    const ir = JSON.parse(irText) as {
+      functions?: Array<{ name: string; visibility?: string; parameters?: Array<{ name: string; annotation?: string | null }> }>;
+    };
     if (!Array.isArray(ir.functions)) return null;
-    return describe(ir.functions.map((f) => ({ name: f.name, parameters: (f.parameters ?? []).map((p) => ({ name: p.name, annotation: p.annotation ?? null })) })));
+    // The compiler keeps private helpers and the constructor under their own names, marked by `visibility`.
+    const exported = ir.functions.filter((f) => f.visibility === undefined || f.visibility === 'export');
+    return describe(exported.map((f) => ({ name: f.name, parameters: (f.parameters ?? []).map((p) => ({ name: p.name, annotation: p.annotation ?? null })) })));
   } catch {
     return null;
   }

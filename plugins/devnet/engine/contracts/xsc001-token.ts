@@ -114,7 +114,7 @@ def transfer_from(amount: float, to: str, main_account: str):
 def permit(owner: str, spender: str, value: float, deadline: str, signature: str):
     deadline = strptime_ymdhms(deadline)
     permit_msg = construct_permit_msg(owner, spender, value, str(deadline))
-    permit_hash = hashlib.sha3(permit_msg)
+    permit_hash = hashlib.sha3_text(permit_msg)
 
     assert permits[permit_hash] is None, "Permit can only be used once."
     assert value >= 0, "Cannot approve negative balances!"

@@ -12,7 +12,6 @@ export function submit(chain: TestChain, sender: string, request: DeployRequest)
     name: request.name,
     code: request.code,
     constructor_args: request.constructorArgs,
-    deployment_artifacts: chainRecord([['module_name', request.name]]),
   });
   if (out.status !== 0) throw new Error(`deploying ${request.name}: ${out.error}`);
   return out;

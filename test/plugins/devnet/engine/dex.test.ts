@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { ChainDecimal } from '../../../../core/chain/decimal.js';
-import { isTuple } from '../../../../plugins/devnet/engine/contract.js';
+import { isTuple } from '../../../../plugins/devnet/engine/vm/values.js';
 import { getAmountIn, getAmountOut } from '../../../../plugins/devnet/engine/contracts/dex-math.js';
 import { add, div, mul } from '../../../../plugins/devnet/engine/num.js';
 import type { ContractEvent } from '../../../../plugins/devnet/engine/types.js';
