@@ -67,6 +67,9 @@ class NodeState implements StateReader {
   }
 }
 
+// Loaded (engine, compiler and VM): the simulator starts the run's timeout from here.
+parentPort!.postMessage({ ready: true });
+
 parentPort!.on('message', (job: SimulateJob) => {
   try {
     if (job.env.height !== cacheHeight) {

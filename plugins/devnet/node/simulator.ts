@@ -35,8 +35,16 @@ interface PooledWorker {
   worker: Worker;
   port: MessagePort;
   flag: Int32Array;
+  /**
+   * Settles when the worker has loaded its modules (the contract compiler and VM): the run's
+   * `simulation_timeout_ms` starts then, so a cold worker's start-up is not mistaken for a slow run.
+   */
+  ready: Promise<void>;
   job?: { id: number; view: StateView; finish(reply: SimulateReply | Error): void };
 }
+
+/** A worker that has not loaded within this long is treated as crashed (a bound on a hang, not on speed). */
+const WORKER_START_TIMEOUT_MS = 120_000;
 
 export class Simulator {
   private readonly idle: PooledWorker[] = [];
@@ -98,6 +106,9 @@ export class Simulator {
 
   private run(payload: SimulationPayload): Promise<RunResult> {
     const pooled = this.idle.pop() ?? this.spawn();
+    // Keep one loaded worker in reserve while more runs may start: a concurrent dry run then does not
+    // wait for a cold worker to load the compiler and VM.
+    if (this.idle.length === 0 && this.active < this.config.simulation_max_concurrency && !this.closed) this.idle.push(this.spawn());
     const view = this.store.state.view();
     const latest = this.store.latest();
     const height = String(view.height);
@@ -115,7 +126,7 @@ export class Simulator {
       maxChi: Math.max(1, this.config.simulation_max_chi),
     };
     return new Promise<RunResult>((resolve) => {
-      const timer = setTimeout(() => finish(new Error('timeout')), this.config.simulation_timeout_ms);
+      let timer: ReturnType<typeof setTimeout> | undefined;
       const finish = (reply: SimulateReply | Error) => {
         if (!pooled.job) return;
         clearTimeout(timer);
@@ -133,7 +144,17 @@ export class Simulator {
         resolve('text' in reply ? { kind: 'ok', text: reply.text, outOfChi: reply.outOfChi } : { kind: 'error', message: reply.error });
       };
       pooled.job = { id: job.id, view, finish };
-      pooled.worker.postMessage(job);
+      const startup = setTimeout(() => finish(new Error('simulation worker did not start')), WORKER_START_TIMEOUT_MS);
+      startup.unref();
+      pooled.ready.then(() => {
+        clearTimeout(startup);
+        if (pooled.job?.id !== job.id) return;
+        timer = setTimeout(() => finish(new Error('timeout')), this.config.simulation_timeout_ms);
+        pooled.worker.postMessage(job);
+      }, (err: unknown) => {
+        clearTimeout(startup);
+        finish(err instanceof Error ? err : new Error(String(err)));
+      });
     });
   }
 
@@ -142,9 +163,14 @@ export class Simulator {
     const flag = new SharedArrayBuffer(4);
     const data: SimulateWorkerData = { readPort: port2, flag, feeMode: this.config.tx_fee_mode };
     const worker = new Worker(workerBootstrap, { eval: true, workerData: { ...data, entry: workerEntry(), tsx: tsxApi() }, transferList: [port2] });
-    const pooled: PooledWorker = { worker, port: port1, flag: new Int32Array(flag) };
+    let started!: () => void;
+    const ready = new Promise<void>((resolve) => { started = resolve; });
+    const pooled: PooledWorker = { worker, port: port1, flag: new Int32Array(flag), ready };
     port1.on('message', (req: ReadRequest) => this.serveRead(pooled, req));
-    worker.on('message', (reply: SimulateReply) => pooled.job?.finish(reply));
+    worker.on('message', (reply: SimulateReply | { ready: true }) => {
+      if ('ready' in reply) started();
+      else pooled.job?.finish(reply);
+    });
     worker.on('error', (err) => pooled.job?.finish(err instanceof Error ? err : new Error(String(err))));
     worker.on('exit', (code) => {
       pooled.job?.finish(new Error(`simulation worker exited with code ${code}`));

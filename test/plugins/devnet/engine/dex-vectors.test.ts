@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { ChainDecimal } from '../../../../core/chain/decimal.js';
-import { getAmountIn, getAmountOut, quote } from '../../../../plugins/devnet/engine/contracts/dex-math.js';
+import { getAmountIn, getAmountOut, quote } from './dex-math.js';
 import { addLiquidity, approve, dexChain } from './dex-fixture.js';
 import { ALICE, BOB, D, DEADLINE, str, type TestChain } from './support.js';
 

@@ -23,7 +23,7 @@ def increment():
 const sumAmounts = (xs: Array<{ amount: unknown }>): ChainDecimal => xs.reduce((s, r) => s.plus(r.amount as ChainDecimal), ChainDecimal.ZERO);
 
 describe('devnet engine: chi, fees, rewards, atomicity (contracts.md §5)', () => {
-  describe('metering (chi-model.ts)', () => {
+  describe('metering (the VM, xvm-gas-1)', () => {
     it('charges the gas schedule node by node (xvm-gas-1), then chi_used = raw // 1000 + 5', () => {
       const chain = TestChain.withGenesis({ dex: false });
       const deployed = chain.send(BOB, 'submission', 'submit_contract', { name: 'con_counter', code: COUNTER_SOURCE });
