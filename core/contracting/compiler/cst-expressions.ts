@@ -232,6 +232,8 @@ export class ExpressionReader {
   private member(node: SyntaxNode, depth: number): Expression {
     const ctx = this.ctx;
     const children = childrenOf(node);
+    const literal = floatWithTrailingDot(ctx, children);
+    if (literal) return literal;
     const value = this.expr(children[0]!, depth);
     const span = ctx.range(node.from, node.to);
     if (children[1]?.name === '.') {
@@ -369,6 +371,26 @@ function isBooleanOperator(operator: string): boolean {
 function binaryOperatorText(ctx: CstContext, node: SyntaxNode): string {
   const children = childrenOf(node);
   return children.slice(1, -1).map((child) => ctx.text(child)).join(' ');
+}
+
+/**
+ * `1.`, `1.e5`, `1.j`: float (or complex) literals @lezer/python reads as an attribute of an int
+ * (`1` `.` `e5`), or as `1` `.` and an error. Python reads them as one number when the dot touches
+ * the digits.
+ */
+function floatWithTrailingDot(ctx: CstContext, children: SyntaxNode[]): Expression | null {
+  const [number, dot, next] = children;
+  if (number?.name !== 'Number' || dot?.name !== '.' || number.to !== dot.from || !/^[0-9][0-9_]*$/.test(ctx.text(number))) return null;
+  const name = next && !next.type.isError ? next : undefined;
+  if (name && (name.name !== 'PropertyName' || name.from !== dot.to)) return null;
+  // `1.real`, `1.e-5`: Python's tokenizer refuses an int touching `.` and a name that is no exponent.
+  if (name && !/^([eE][0-9][0-9_]*)?[jJ]?$/.test(ctx.text(name))) ctx.fail(number.from, 'invalid decimal literal');
+  const end = name ? name.to : dot.to;
+  const text = ctx.source.slice(number.from, end);
+  const value = decodeNumber(text.replace('.', '.0'), number.from);
+  const span = ctx.range(number.from, end);
+  if (value.type === 'complex') return ctx.unsupported('constant', 'complex', 'complex constants are not supported', number.from, end);
+  return { kind: 'Constant', span, value: { type: 'float', value: value.type === 'float' ? value.value : Number(value.value) } };
 }
 
 /** The children between a node's opening and closing bracket. */

@@ -8,7 +8,10 @@ type Part = { literal: string } | { value: Expression };
 
 /**
  * Reads a string literal, an f-string, or an implicit concatenation of them, into a constant (str or
- * bytes) or a JoinedStr whose adjacent literal parts are merged and empty ones dropped.
+ * bytes) or a JoinedStr whose adjacent literal parts are merged and empty ones dropped. As in
+ * rustpython, every part of an f-string (literal pieces, `{…}` fields, format specs) spans the whole
+ * string; only the expressions inside the fields have their own positions. (The syntax builder
+ * then re-derives the spans of single-line f-strings' parts from the text: fstring-spans.ts.)
  */
 export function readStrings(ctx: CstContext, reader: ExpressionReader, node: SyntaxNode, depth: number): Expression {
   const tokens = node.name === 'ContinuedString' ? childrenOf(node) : [node];
@@ -129,11 +132,10 @@ function replacement(
   }
   let formatSpec: Expression | null = null;
   if (specNode) {
-    const specFrom = specNode.from + 1;
     formatSpec = {
       kind: 'JoinedStr',
-      span: ctx.range(specFrom, specNode.to),
-      values: joinParts(formatParts(ctx, reader, specNode, specFrom, specNode.to, raw, span, depth + 1), ctx.range(specFrom, specNode.to)),
+      span,
+      values: joinParts(formatParts(ctx, reader, specNode, specNode.from + 1, specNode.to, raw, span, depth + 1), span),
     };
   }
   const parts: Part[] = [];
@@ -141,6 +143,6 @@ function replacement(
     parts.push({ literal: ctx.source.slice(node.from + 1, selfDoc.to) });
     if (!conversion && !formatSpec) conversion = 'r';
   }
-  parts.push({ value: { kind: 'FormattedValue', span: ctx.range(node.from, node.to), value, conversion, formatSpec } });
+  parts.push({ value: { kind: 'FormattedValue', span, value, conversion, formatSpec } });
   return parts;
 }

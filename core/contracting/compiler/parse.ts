@@ -1,3 +1,4 @@
+import type { SyntaxNode } from '@lezer/common';
 import { parser } from '@lezer/python';
 import { checkBracketDepth } from './bracket-depth.js';
 import { CstContext } from './cst-context.js';
@@ -23,6 +24,8 @@ export function parseModule(source: string, locator: Locator): Statement[] {
       if (failure) return false;
       // lezer's grammar wants a value after `yield`; Python does not (and the subset refuses yield anyway).
       if (node.type.isError && node.from === node.to && /^Yield(Statement|Expression)$/.test(node.node.parent?.name ?? '')) return false;
+      // Nor does it know the float literal `1.` (it reads `1` `.` and wants an attribute name).
+      if (node.type.isError && node.from === node.to && trailingDotNumber(node.node.parent)) return false;
       if (node.type.isError) {
         failure = new SourceParseError(node.from, errorMessage(source, node.from));
         return false;
@@ -45,6 +48,14 @@ export function parseModule(source: string, locator: Locator): Statement[] {
   if (failure) throw failure;
   const ctx = new CstContext(source, locator);
   return new StatementReader(ctx).block(tree.topNode, 0);
+}
+
+/** `1.`: a MemberExpression of a decimal integer and an adjacent dot, with nothing after it. */
+export function trailingDotNumber(node: SyntaxNode | null): boolean {
+  if (node?.name !== 'MemberExpression') return false;
+  const number = node.firstChild;
+  const dot = number?.nextSibling;
+  return number?.name === 'Number' && dot?.name === '.' && number.to === dot.from && (!dot.nextSibling || dot.nextSibling.type.isError);
 }
 
 function errorMessage(source: string, offset: number): string {

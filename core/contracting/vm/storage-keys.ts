@@ -25,8 +25,17 @@ export function storageKeyPart(v: VmValue): string {
 
 const NOT_PLAIN = /[:.\u0080-\uffff]/;
 
+let lastPlain = '';
+
 export function normalizeHashKey(v: VmValue): string {
-  if (typeof v === 'string' && v.length <= MAX_STORAGE_KEY_SIZE && !NOT_PLAIN.test(v)) return v;
+  if (typeof v === 'string') {
+    // One access normalizes the same key several times (read, host lookup, write): remember the last.
+    if (v === lastPlain) return v;
+    if (v.length <= MAX_STORAGE_KEY_SIZE && !NOT_PLAIN.test(v)) {
+      lastPlain = v;
+      return v;
+    }
+  }
   let normalized: string;
   if (v instanceof VmTuple) {
     if (v.items.length > MAX_HASH_DIMENSIONS) {

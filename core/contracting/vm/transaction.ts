@@ -4,7 +4,7 @@ import { GAS_CALL_DISPATCH } from './gas.js';
 import type { VmContext, VmContractCall, VmEvent, VmHost } from './host.js';
 import { Runtime, VmInstance } from './instance.js';
 import { CROSS_CONTRACT_CALL_BASE, Meter, type ExecutionStats, type MeterConfig } from './meter.js';
-import { hashStorageKey, hashStorageKeyFromNormalized, variableStorageKey } from './storage-keys.js';
+import { hashStorageKey, variableStorageKey } from './storage-keys.js';
 import type { VmValue } from './values.js';
 
 /**
@@ -71,19 +71,11 @@ export class VmTransaction implements VmHost {
   }
 
   /**
-   * The node writes overlay ∪ dirty module state; every write the VM makes is recorded in the
-   * overlay, so the dirty state only repeats it — kept for fidelity, it costs one pass.
+   * The node writes overlay ∪ dirty module state. Every write this VM makes goes through
+   * `recordStorageWrite`, so the dirty state never adds a key or value the overlay lacks.
    */
   private collectWrites(): Map<string, VmValue> {
-    const writes = this.overlay;
-    for (const inst of this.instances.values()) {
-      const snapshot = inst.storageSnapshot();
-      for (const v of snapshot.variables) if (v.value !== undefined) writes.set(variableStorageKey(snapshot.contract, v.binding), v.value);
-      for (const h of snapshot.hashes) {
-        for (const [k, v] of h.entries) writes.set(hashStorageKeyFromNormalized(snapshot.contract, h.binding, k), v);
-      }
-    }
-    return writes;
+    return this.overlay;
   }
 
   private owner(contract: string): string | null {

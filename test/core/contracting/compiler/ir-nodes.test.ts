@@ -253,6 +253,12 @@ describe('compileContract: every IR node kind', () => {
       { node: 'formatted_value', span: span('36:23-36:33'), value: name('x', '36:24-36:25'), conversion: 'r' },
     );
     assert.equal(field.format_spec.node, 'f_string');
+    // rustpython gives every part of an f-string the whole string's range (only the expressions in
+    // fields keep their own); upstream then re-derives the parts of each JoinedStr by scanning from
+    // the string's opening quote — for a format spec too, so its parts land on the outer fields.
+    assert.deepEqual(field.format_spec.span, span('36:19-36:34'));
+    assert.deepEqual(field.format_spec.values.map((v: Node) => v.span), [span('36:21-36:23'), span('36:23-36:33')]);
+    assert.deepEqual(field.format_spec.values[1].value.span, span('36:30-36:31'));
     assert.deepEqual(field.format_spec.values.map((v: Node) => [v.node, v.value_type ?? null, v.node === 'constant' ? v.value : v.value.value]), [
       ['constant', 'str', '>'],
       ['formatted_value', null, 5],

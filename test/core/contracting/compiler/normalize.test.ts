@@ -20,6 +20,10 @@ describe('compileContract: the normalized source', () => {
     );
   });
 
+  it('reads a float written with a trailing dot (1., 1.e5) as that number', () => {
+    assert.deepEqual(normalizedBody(['return [1., 1.e5, (2.)]']), ['return [1.0, 100000.0, 2.0]']);
+  });
+
   it('quotes strings with single quotes unless the text holds only the other kind; escapes \\\\, the quote, \\n \\r \\t, controls as \\uXXXX', () => {
     assert.deepEqual(
       normalizedBody([`return ["it's", 'say "hi"', 'both \\' "', "tab\\t\\r\\n", '\\x01\\x7f', 'é✓', r'\\d', b'ab', 'a' "b"]`]),

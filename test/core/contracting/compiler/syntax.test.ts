@@ -117,6 +117,8 @@ describe('compileContract: syntax refusals', () => {
       ['x = 012\n', 1, 4],
       ['def f(a=1, b):\n    pass\n', 1, 11],
       ["x = f'{a!x}'\n", 1, 8],
+      ['x = 1.e-5\n', 1, 4],
+      ['x = 1.real\n', 1, 4],
     ] as const) {
       const diagnostics = refused(source);
       assert.deepEqual(

@@ -71,3 +71,20 @@ describe('VM sandbox budget', () => {
     }
   });
 });
+
+describe('VM cross-contract recursion', () => {
+  it('stops two contracts calling each other forever at the call-depth limit', () => {
+    const ping = ir.module('con_ping', {
+      imports: [ir.importNode('con_pong')],
+      functions: [ir.fn('go', [], [ir.ret(ir.exportCall(ir.staticTarget('con_pong'), 'go'))])],
+    });
+    const pong = ir.module('con_pong', {
+      imports: [ir.importNode('con_ping')],
+      functions: [ir.fn('go', [], [ir.ret(ir.exportCall(ir.staticTarget('con_ping'), 'go'))])],
+    });
+    const out = call([ping, pong], 'go', { meter: { chi_budget: 50_000_000n } });
+    assert.equal(out.error, CALL_DEPTH_ERROR);
+    // Every nested call up to the limit was charged: a call node (5,000), the 10,000 surcharge, a return (32).
+    assert.ok(out.raw_cost > 250n * 15_032n);
+  });
+});

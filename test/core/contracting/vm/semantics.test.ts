@@ -119,6 +119,26 @@ describe('VM semantics', () => {
     });
   });
 
+  describe('the other builtins', () => {
+    it('converts and formats like the chain', () => {
+      assert.equal(value(builtin('issubclass', ir.name('bool'), ir.name('int'))), true);
+      assert.deepEqual(value(builtin('reversed', ir.tuple(ir.int(1), ir.int(2)))), [2n, 1n]);
+      assert.equal(value(builtin('ord', ir.str('A'))), 65n);
+      assert.equal(value(builtin('chr', ir.int(0x263a))), '\u263a');
+      assert.deepEqual(value(builtin('abs', ir.unary('neg', decimal('1.5')))), dec('1.5'));
+      assert.equal(value(builtin('ascii', ir.str('é'))), "'\\xe9'");
+      assert.deepEqual(value(ir.tuple(builtin('bin', ir.int(5)), builtin('hex', ir.int(-255)), builtin('oct', ir.int(8)))), ['0b101', '-0xff', '0o10']);
+      assert.deepEqual(value(builtin('tuple', ir.str('ab'))), ['a', 'b']);
+      assert.deepEqual(value(builtin('list', ir.dict([ir.str('k'), ir.int(1)]))), ['k']);
+      assert.deepEqual(value(builtin('dict', ir.list(ir.tuple(ir.str('a'), ir.int(1))))), { a: 1n });
+      assert.deepEqual(value(builtin('bytes', ir.str('hi'), ir.str('utf-8'))), { __bytes__: '6869' });
+      assert.equal(value(builtin('min', ir.list(ir.int(4), ir.int(2)))), 2n);
+      assert.equal(value(builtin('any', ir.list(ir.int(0), ir.str('x')))), true);
+      assert.equal(value(builtin('bool', ir.list())), false);
+      assert.equal(value(builtin('float', ir.str('2.5'))), 2.5);
+    });
+  });
+
   describe('time, hashing, crypto', () => {
     const dt = (...p: number[]): N => ir.syscall('time.datetime.new', ir.attr(ir.name('datetime', 'module.datetime'), 'datetime', 'time.datetime.new'), p.map(ir.int));
     const td = (keywords: [string, number][]): N =>
