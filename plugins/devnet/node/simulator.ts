@@ -131,6 +131,7 @@ export class Simulator {
         if (!pooled.job) return;
         clearTimeout(timer);
         pooled.job = undefined;
+        pooled.worker.unref();
         view.close();
         if (reply instanceof Error) {
           // Timed out or crashed: the worker may be mid-run, so it is killed, never reused.
@@ -144,6 +145,8 @@ export class Simulator {
         resolve('text' in reply ? { kind: 'ok', text: reply.text, outOfChi: reply.outOfChi } : { kind: 'error', message: reply.error });
       };
       pooled.job = { id: job.id, view, finish };
+      // A pending run keeps the process alive (an idle worker does not), also while the worker loads.
+      pooled.worker.ref();
       const startup = setTimeout(() => finish(new Error('simulation worker did not start')), WORKER_START_TIMEOUT_MS);
       startup.unref();
       pooled.ready.then(() => {
