@@ -1,46 +1,7 @@
 import assert from 'node:assert/strict';
 import { compileContract } from '../../../core/contracting/index.js';
+import { LEDGER_SOURCE } from '../../support/ledger-contract.js';
 import { devAccount, devnetConfig, expectError, startHost, tempHome, type RunningHost } from './chain-tool-kit.js';
-
-/**
- * A contract of our own, through the HTTP tool API against the devnet: a Variable, a multi-key
- * Hash, typed @export arguments, a LogEvent with indexed fields, a cross-contract call into
- * currency and a @construct with arguments. check_contract reports it; deploy_contract ships it;
- * its calls, events and state are right; a source the linter refuses is refused with its codes.
- */
-export const LEDGER_SOURCE = `import currency
-
-ledger_name = Variable()
-fee_bps = Variable()
-entries = Hash(default_value=0)
-
-Deposited = LogEvent(event="Deposited", params={"account": {"type": str, "idx": True}, "tag": {"type": str, "idx": True}, "amount": {"type": (int, float)}})
-
-
-@construct
-def seed(name: str, bps: int = 0):
-    ledger_name.set(name)
-    fee_bps.set(bps)
-
-
-@export
-def deposit(tag: str, amount: float):
-    assert amount > 0, "Amount must be positive!"
-    currency.transfer_from(amount=amount, to=ctx.this, main_account=ctx.caller)
-    entries[ctx.caller, tag] += amount
-    Deposited({"account": ctx.caller, "tag": tag, "amount": amount})
-    return entries[ctx.caller, tag]
-
-
-@export
-def balance(account: str, tag: str):
-    return entries[account, tag]
-
-
-@export
-def name():
-    return ledger_name.get()
-`;
 
 /** `__x` names are refused by the linter (xian.lint.E002), as are sources without an export (E013). */
 const REFUSED_SOURCE = `__hidden = Variable()
@@ -49,6 +10,10 @@ def helper():
     return 1
 `;
 
+/**
+ * check_contract reports a contract of our own (test/support/ledger-contract.ts); deploy_contract
+ * ships it; its calls, events and state are right; a source the linter refuses is refused with its codes.
+ */
 describe('contract tools: check_contract and deploy_contract on the devnet (HTTP tool API)', function () {
   this.timeout(120_000);
   const A = devAccount(0);
