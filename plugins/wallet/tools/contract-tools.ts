@@ -139,7 +139,8 @@ export function contractTools(deps: ContractToolDeps): ToolDefinition[] {
           .describe('the new contract: its exported methods with argument types, its variables and hashes'),
       }),
       refusedArguments: deps.signers.refused('private_key'),
-      hints: { idempotentHint: false, openWorldHint: true },
+      // Additive: a deployment creates a contract and can overwrite nothing ('Contract already exists.').
+      hints: { destructiveHint: false, idempotentHint: false, openWorldHint: true },
       run: async (args, ctx) => {
         const compiled = compileOrDiagnostics(args.name, args.code);
         if ('diagnostics' in compiled) {
