@@ -19,6 +19,9 @@ import { printTable, type BenchResult } from './bench-result.js';
  * - `simulate_tx` dry runs per second through `abci_query` (decode, admission, worker thread,
  *   state reads across the thread boundary) at the node's concurrency cap, against direct
  *   in-process engine calls in simulate mode on the same state.
+ * - deploying a 40 KB contract through `submission.submit_contract` (compile with lint on the
+ *   node, module load, constructor, metadata writes) in the engine, against a plain currency
+ *   transfer in the same engine on the same state: milliseconds per transaction.
  * Transactions are signed before timing starts. Each figure is the best of a few rounds: the
  * machine is shared, and the best round is the one least disturbed by other work.
  */
@@ -108,6 +111,32 @@ function engineSimulateRate(devnet: Devnet): number {
   return n / ((performance.now() - start) / 1000);
 }
 
+/** A ~40 KB contract: a Hash, a Variable, a constructor and many small typed exports. */
+function bigContract(): string {
+  const lines = ['totals = Hash(default_value=0)', 'label = Variable()', '', '', '@construct', 'def seed(name: str):', '    label.set(name)', ''];
+  for (let i = 0; lines.join('\n').length < 40_000; i++) {
+    lines.push('', '@export', `def add_${i}(account: str, amount: int):`, `    assert amount > 0, "amount must be positive ${i}"`, `    totals[account, "${i}"] += amount + ${i}`, `    return totals[account, "${i}"]`, '');
+  }
+  return lines.join('\n');
+}
+
+/** Milliseconds per engine execution of `payload` against the devnet's committed state (nothing is committed). */
+function engineMs(devnet: Devnet, payload: TxPayload, seconds: number): number {
+  const executor = createDevnetExecutor({ feeMode: 'paid_metered' });
+  const reader = new DecodingStateReader(devnet.node.store.state);
+  const tx = { payload, signature: '', rawHex: '' };
+  const nanos = BigInt(Date.now()) * 1_000_000n;
+  const env = { chainId: 'chain-local-1', height: 1n, hash: '0'.repeat(64), nanos, now: ChainDatetime.fromNanos(nanos) };
+  let n = 0;
+  const start = performance.now();
+  while (n < 2 || performance.now() - start < seconds * 1000) {
+    const out = executor.execute(tx as never, env, reader);
+    if (out.status !== 0) throw new Error(`engine call failed: ${out.error}`);
+    n++;
+  }
+  return (performance.now() - start) / n;
+}
+
 export async function run(): Promise<BenchResult[]> {
   const home = mkdtempSync(path.join(os.tmpdir(), 'devnet-bench-'));
   const devnet = await Devnet.open({ home, accounts: SENDERS + 1, config: { mempool_size: WAVE * 2 } });
@@ -117,9 +146,19 @@ export async function run(): Promise<BenchResult[]> {
     const transfers = await best(ROUNDS, async (r) => (await txThroughput(devnet, 100, 10 + r * 100)).rate);
     const engine = await best(ROUNDS, () => engineSimulateRate(devnet));
     const sims = await best(ROUNDS, () => simulateThroughput(devnet));
+    const [a, b] = devnet.accounts() as [DevAccount, DevAccount];
+    const source = bigContract();
+    const deploy: TxPayload = {
+      chain_id: 'chain-local-1', chi_supplied: 10_000_000, contract: 'submission', function: 'submit_contract',
+      kwargs: { name: 'con_big', code: source, constructor_args: { name: 'big' } }, nonce: 0, sender: a.address,
+    };
+    const fastest = (f: () => number): number => Math.min(...Array.from({ length: ROUNDS }, f));
+    const deployMs = fastest(() => engineMs(devnet, deploy, 2));
+    const transferMs = fastest(() => engineMs(devnet, { ...transfer(a, b, 0), kwargs: { amount: { __fixed__: '1' }, to: b.address } }, 1));
     return [
       { name: 'devnet transfers committed (2,000 per round, 20 senders)', value: transfers, unit: 'tx/s', baseline: { name: 'core Ed25519 verify', value: verifyRate }, ratio: verifyRate / transfers, target: '≥ 2000 tx/s' },
       { name: 'devnet simulate_tx dry runs', value: sims, unit: 'runs/s', baseline: { name: 'direct engine call (simulate)', value: engine }, ratio: engine / sims, target: '≥ 1000 runs/s' },
+      { name: `deploy a ${Math.round(source.length / 1024)} KB contract (compile + constructor, engine)`, value: deployMs, unit: 'ms/tx', baseline: { name: 'plain currency transfer (engine)', value: transferMs }, ratio: deployMs / transferMs },
     ];
   } finally {
     await devnet.close();

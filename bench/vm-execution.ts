@@ -4,7 +4,6 @@ import {
   VmDateTime, VmDecimal, VmTransaction, compileModule, emptyContext, type ChainState, type CompiledModule, type VmValue,
 } from '../core/contracting/index.js';
 import { Executor } from '../plugins/devnet/engine/executor.js';
-import { createDefaultRegistry } from '../plugins/devnet/engine/default-registry.js';
 import { lpTokenDeployment } from '../plugins/devnet/engine/contracts/lp-token.js';
 import { buildGenesis } from '../plugins/devnet/engine/genesis.js';
 import type { BlockEnv, StateReader } from '../plugins/devnet/engine/types.js';
@@ -93,11 +92,15 @@ export async function run(): Promise<BenchResult[]> {
   const now = ChainDatetime.fromParts(2025, 6, 1);
   const env: BlockEnv = { chainId: 'bench-1', height: 10n, hash: '0'.repeat(64), nanos: now.epochMicros * 1000n, now };
   const genesis = buildGenesis({ chainId: env.chainId, accounts: [ALICE, BOB], treasury: ALICE });
-  const executor = new Executor(createDefaultRegistry(), { feeMode: 'free_metered' });
+  const executor = new Executor({ feeMode: 'free_metered' });
   const committed = new Map(genesis.writes.map(({ key, value }) => [key, value]));
   const setup = new WriteBuffer(new NativeState(committed));
   // A third pool (TST/TUSD) so the swap crosses three distinct pairs, added as genesis adds its pools.
-  const lp = executor.deploy({ ...lpTokenDeployment({ name: 'con_lp_tst_usd', operator: ALICE }), sender: ALICE }, env, setup);
+  const lpRequest = lpTokenDeployment({ name: 'con_lp_tst_usd', operator: ALICE });
+  const lp = executor.run({
+    sender: ALICE, contract: 'submission', function: 'submit_contract',
+    kwargs: chainRecord([['name', lpRequest.name], ['code', lpRequest.code], ['owner', null], ['constructor_args', lpRequest.constructorArgs]]),
+  }, env, setup);
   if (lp.status !== 0) throw new Error(`native setup failed: ${lp.error}`);
   const setupCall = (contract: string, fn: string, kwargs: [string, ChainValue][]): ChainValue => {
     const r = executor.run({ sender: ALICE, contract, function: fn, kwargs: chainRecord(kwargs) }, env, setup);

@@ -1,4 +1,4 @@
-import { submitRefusalCounter, transactionSubmitterFor, TransactionSubmitterToken } from 'chainhost/chain';
+import { chainSimulatorFor, submitRefusalCounter, transactionSubmitterFor, TransactionSubmitterToken } from 'chainhost/chain';
 import { CoreTokens, definePlugin, Keystore, signerArgumentsOf } from 'chainhost/plugin';
 import { PolicyBook } from './policy/policy-book.js';
 import { SpendLedger } from './policy/spend-ledger.js';
@@ -6,6 +6,7 @@ import { WalletSendGuard } from './policy/wallet-send-guard.js';
 import { hdTools } from './tools/hd-tools.js';
 import { policyTools } from './tools/policy-tools.js';
 import { keyTools } from './tools/key-tools.js';
+import { contractTools } from './tools/contract-tools.js';
 import { sendTools } from './tools/send-tools.js';
 import { walletConfigSchema } from './wallet.config.js';
 
@@ -37,6 +38,7 @@ export const walletPlugin = definePlugin({
       log: ctx.log,
     });
     ctx.onStop(() => submitter.close());
+    const simulator = chainSimulatorFor(node);
     ctx.provide(TransactionSubmitterToken, submitter);
 
     const book = new PolicyBook(new Keystore(ctx.settings.home), ctx.options.policies);
@@ -53,6 +55,9 @@ export const walletPlugin = definePlugin({
       ...keyTools(signers),
       ...hdTools(signers),
       ...sendTools({ submitter: () => submitter, signers, includeRaw: ctx.settings.includeRaw, waitTimeoutMs: ctx.options.waitTimeoutMs }),
+      ...contractTools({
+        submitter: () => submitter, simulator: () => simulator, signers, includeRaw: ctx.settings.includeRaw, waitTimeoutMs: ctx.options.waitTimeoutMs,
+      }),
     ];
     for (const tool of tools) ctx.tools.add(tool);
   },

@@ -292,7 +292,7 @@ describe('documented command lines, run bare on a fresh home', function () {
         const within = await send('5');
         assert.notEqual(within.isError, true, JSON.stringify(within));
         const balances = (within.structuredContent as { balances: Array<{ address: string; balance: string }> }).balances;
-        assert.equal(balances.find((b) => b.address === address)?.balance, '43.05', 'alice sent 5 and paid the 1.95 fee: ' + JSON.stringify(balances));
+        assert.equal(balances.find((b) => b.address === address)?.balance, '42.35', 'alice sent 5 and paid the 2.65 fee (53 chi on the VM at 20 chi per currency): ' + JSON.stringify(balances));
         const over = await send('11');
         assert.equal(over.isError, true);
         assert.match(JSON.stringify(over.content), /policy_denied.*maxPerTransaction/);

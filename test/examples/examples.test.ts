@@ -12,7 +12,7 @@ import { bootTestHost, postJson, request, REPO_ROOT, TEST_TOKEN, type TestHost }
 const BDS_TOOLS = ['get_bds_status', 'list_blocks', 'get_block', 'get_block_by_hash', 'get_indexed_tx', 'list_txs_for_block', 'list_txs_by_sender',
   'list_txs_by_contract', 'get_events_for_tx', 'list_events', 'get_state_history', 'get_state_for_tx', 'get_state_for_block', 'get_developer_rewards',
   'list_shielded_output_tags', 'list_shielded_wallet_history'];
-const WALLET_TOOLS = ['create_wallet', 'create_wallet_from_private_key', 'create_hd_wallet', 'create_hd_wallet_from_mnemonic', 'send_transaction', 'send_tokens', 'get_account_policy', 'list_accounts'];
+const WALLET_TOOLS = ['create_wallet', 'create_wallet_from_private_key', 'create_hd_wallet', 'create_hd_wallet_from_mnemonic', 'send_transaction', 'send_tokens', 'get_account_policy', 'list_accounts', 'check_contract', 'deploy_contract'];
 const QUERY_TOOLS = ['get_balance', 'get_token_balances', 'get_token_contract_by_symbol', 'get_token_data_by_contract', 'get_transaction', 'get_node_status',
   'get_state', 'list_state_keys', 'get_next_nonce', 'get_contract_source', 'get_contract_methods'];
 const CRYPTO_TOOLS = ['sign_message', 'verify_signature', 'encrypt_message', 'decrypt_message'];

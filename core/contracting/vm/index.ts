@@ -36,3 +36,4 @@ export { parseJsonText as parseVmJson, stringifyJson as stringifyVmJson } from '
 export { Sandbox } from './sandbox.js';
 export { runVm, VmRequestError, DEFAULT_SANDBOX_CHI_BUDGET, MAX_SANDBOX_CHI_BUDGET, type VmRunResult } from './run-vm.js';
 export { VmTransaction, type ChainState, type TransactionResult } from './transaction.js';
+export { zkSyscall } from './zk.js';

@@ -1,5 +1,5 @@
 import { ChainDatetime, compareCodePoints } from 'chainhost/chain';
-import { methodsFromIr, methodsFromSource, parseSource, varsFromIr, type MethodDescription } from './contract-ir.js';
+import { irFromSource, methodsFromIr, varsFromIr, type MethodDescription } from './contract-shape.js';
 import type { StateReader } from './types.js';
 
 /**
@@ -19,27 +19,25 @@ export function contractIr(state: StateReader, name: string): string | null {
   return typeof v === 'string' ? v : null;
 }
 
-/** `{"methods":[…]}` from the IR, falling back to the source; null when neither exists. */
-export function contractMethods(state: StateReader, name: string): { methods: MethodDescription[] } | null {
+/** The stored IR, or the IR the stored source compiles to; null when neither exists (or the source does not compile). */
+function irOf(state: StateReader, name: string): string | null {
   const ir = contractIr(state, name);
-  const fromIr = ir === null ? null : methodsFromIr(ir);
-  if (fromIr !== null) return { methods: fromIr };
+  if (ir !== null) return ir;
   const source = contractSource(state, name);
-  return source === null ? null : { methods: methodsFromSource(source) };
+  return source === null ? null : irFromSource(name, source);
 }
 
-/** `{"variables":[…],"hashes":[…]}`; null when the contract has neither IR nor source. */
+/** `{"methods":[…]}` from the IR (abci-query.md §4); null when the contract has neither IR nor source. */
+export function contractMethods(state: StateReader, name: string): { methods: MethodDescription[] } | null {
+  const ir = irOf(state, name);
+  const methods = ir === null ? null : methodsFromIr(ir);
+  return methods === null ? null : { methods };
+}
+
+/** `{"variables":[…],"hashes":[…]}` from the IR's storage declarations; null when the contract has neither IR nor source. */
 export function contractVars(state: StateReader, name: string): { variables: string[]; hashes: string[] } | null {
-  const ir = contractIr(state, name);
-  const fromIr = ir === null ? null : varsFromIr(ir);
-  if (fromIr !== null) return fromIr;
-  const source = contractSource(state, name);
-  if (source === null) return null;
-  const storage = parseSource(source).storage;
-  return {
-    variables: storage.filter((s) => s.kind === 'Variable').map((s) => s.name),
-    hashes: storage.filter((s) => s.kind === 'Hash').map((s) => s.name),
-  };
+  const ir = irOf(state, name);
+  return ir === null ? null : varsFromIr(ir);
 }
 
 /** `"YYYY-MM-DDTHH:MM:SSZ"` from a `__submitted__` value, or null. */

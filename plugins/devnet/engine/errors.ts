@@ -13,16 +13,3 @@ export class ContractError extends Error {
     this.pythonClass = pythonClass;
   }
 }
-
-/** Raised by the meter; the VM's text is exactly `Out of chi.` (contracts.md §5.1). */
-export class OutOfChiError extends ContractError {
-  constructor(message = 'Out of chi.') {
-    super('ChiExceededError', message);
-    this.name = 'OutOfChiError';
-  }
-}
-
-/** `assert cond, message` in contract source. */
-export function check(cond: unknown, message = ''): asserts cond {
-  if (!cond) throw new ContractError('AssertionError', message);
-}

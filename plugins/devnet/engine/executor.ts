@@ -1,13 +1,15 @@
 import { ChainDecimal, chainRecord, type ChainRecord, type ChainValue, compareCodePoints, decodeValue, isChainRecord } from 'chainhost/chain';
-import { COST, Meter } from './chi-model.js';
-import type { DeployRequest } from './contract.js';
+import type { VmContext, VmValue } from 'chainhost/contracting';
 import { ContractError } from './errors.js';
-import { isNum, sub, toDecimal, truthy } from './num.js';
-import type { ContractRegistry } from './registry.js';
+import { isNum, sub, toDecimal } from './num.js';
 import { computeRewards } from './rewards.js';
-import { TxRuntime, describeFailure } from './tx-runtime.js';
 import type { BlockEnv, ContractEvent, ExecuteOptions, ExecutionOutcome, SignedTx, StateReader } from './types.js';
-import { WriteBuffer } from './write-buffer.js';
+import { IR_KEY } from './vm/chain-state.js';
+import { DevnetTransaction, OWNER_KEY } from './vm/devnet-transaction.js';
+import { ModuleCache } from './vm/module-cache.js';
+import { fromVm, toVm } from './vm/values.js';
+import { parseVmError } from './vm/vm-errors.js';
+import type { WriteBuffer } from './write-buffer.js';
 
 export interface EngineConfig {
   /** `paid_metered` (default): fees and rewards; `free_metered`: chi is metered and reported, nothing is charged. */
@@ -16,8 +18,6 @@ export interface EngineConfig {
   defaultChiRate?: number;
   /** The native token contract (`currency`). */
   currencyContract?: string;
-  /** Cross-contract call depth limit (the VM's recursion limit). */
-  maxCallDepth?: number;
 }
 
 /** One call run outside a signed transaction (genesis, tooling): no fee, nonce or byte charge. */
@@ -42,61 +42,63 @@ export interface CallResult {
 
 const NONCE_PREFIX = '__n.';
 const SIMULATION_OUT_OF_CHI = 'chi budget exceeded during readonly execution: Out of chi.';
+const OUT_OF_CHI = 'Out of chi.';
+const SUBMISSION = 'submission';
+
+/** What one VM run produced, before the node's fee, rewards and nonce. */
+interface VmRun {
+  status: 0 | 1;
+  result: ChainValue | undefined;
+  error?: string;
+  errorClass?: string;
+  chiUsed: number;
+  writes: Array<[string, ChainValue | null]>;
+  events: ContractEvent[];
+  contractCosts: Map<string, number>;
+}
 
 /**
- * Executes transactions against native contracts: kwargs decoding, call frames, the write
- * buffer, chi metering (chi-model.ts), the fee, the reward split and the nonce. Pure with
- * respect to the node: it reads the StateReader and returns what to write.
+ * Executes transactions on the contract VM (`chainhost/contracting`) over the modules' stored
+ * IR: kwargs decoding, the VM run with the node's host bridge (vm/devnet-transaction.ts), then
+ * the node's part — the fee, the reward split and the nonce. Pure with respect to the node: it
+ * reads the StateReader and returns what to write.
  */
 export class Executor {
-  readonly registry: ContractRegistry;
   private readonly feeMode: 'paid_metered' | 'free_metered';
   private readonly defaultChiRate: ChainDecimal;
   private readonly currency: string;
-  private readonly maxDepth: number;
+  /** Compiled modules by contract and IR text, shared by every transaction and dry run. */
+  private readonly modules = new ModuleCache();
 
-  constructor(registry: ContractRegistry, config: EngineConfig = {}) {
-    this.registry = registry;
+  constructor(config: EngineConfig = {}) {
     this.feeMode = config.feeMode ?? 'paid_metered';
     this.defaultChiRate = ChainDecimal.from(BigInt(config.defaultChiRate ?? 20));
     this.currency = config.currencyContract ?? 'currency';
-    this.maxDepth = config.maxCallDepth ?? 64;
   }
 
   execute(tx: SignedTx, env: BlockEnv, state: StateReader, options: ExecuteOptions = {}): ExecutionOutcome {
     const p = tx.payload;
     const simulate = options.simulate;
     const budget = simulate ? Math.max(1, Math.floor(simulate.maxChi)) : p.chi_supplied;
-    const meter = new Meter(budget, simulate ? SIMULATION_OUT_OF_CHI : undefined);
-    const buffer = new WriteBuffer(state);
-    const runtime = new TxRuntime(this.registry, this.maxDepth, buffer, meter, env, p.sender);
-
-    let status: 0 | 1 = 0;
-    let result: ChainValue | undefined;
-    let error: string | undefined;
-    let errorClass: string | undefined;
-    let executed = true;
+    let run: VmRun;
     try {
-      const kwargs = decodeKwargs(p.kwargs);
-      if (p.contract === 'submission' && p.function === 'submit_contract' && !truthy(kwargs['deployment_artifacts'])) {
-        // Refused by the processor before the VM runs: status 1, chi_used 0, hence no fee.
-        executed = false;
-        throw new ContractError('ValueError', `xian_vm_v1 requires deployment_artifacts for ${p.contract}.${p.function}`);
-      }
-      if (!simulate) meter.charge(COST.txByte * transactionSize(tx));
-      result = runtime.entry(p.contract, p.function, kwargs);
-      meter.chargeReturn(result);
+      run = this.runVm(p.sender, p.contract, p.function, decodeKwargs(p.kwargs), env, state, {
+        chiBudget: budget, transactionSizeBytes: simulate ? 0 : transactionSize(tx),
+      });
     } catch (err) {
-      status = 1;
-      ({ message: error, pythonClass: errorClass } = describeFailure(err));
-      result = error;
+      if (!(err instanceof ContractError)) throw err;
+      run = { status: 1, result: err.message, error: err.message, errorClass: err.pythonClass, chiUsed: 0, writes: [], events: [], contractCosts: new Map() };
     }
-    const chiUsed = executed ? meter.chiUsed() : 0;
-    const costs = meter.finish(p.contract);
+    if (simulate && run.status === 1 && run.error === OUT_OF_CHI) {
+      run.error = SIMULATION_OUT_OF_CHI;
+      run.result = SIMULATION_OUT_OF_CHI;
+      run.errorClass = 'ChiExceededError';
+    }
+    const { status, chiUsed } = run;
 
     // Upstream materialisation: contract writes (success only), the fee write, reward credits.
     const out = new Map<string, ChainValue | null>();
-    if (status === 0) for (const { key, value } of buffer.entries()) out.set(key, value);
+    if (status === 0) for (const [key, value] of run.writes) out.set(key, value);
     const paid = this.feeMode === 'paid_metered';
     if (paid && chiUsed > 0 && (!simulate || simulate.feePreview !== false)) {
       const balanceKey = `${this.currency}.balances:${p.sender}`;
@@ -106,7 +108,7 @@ export class Executor {
     let rewards: ExecutionOutcome['rewards'] = [];
     let rewardBuckets: ExecutionOutcome['rewardBuckets'] = null;
     if (paid && !simulate && status === 0) {
-      const split = computeRewards({ state, chiUsed, contract: p.contract, contractCosts: costs, currencyContract: this.currency });
+      const split = computeRewards({ state, chiUsed, contract: p.contract, contractCosts: run.contractCosts, currencyContract: this.currency });
       rewards = split.records;
       rewardBuckets = split.buckets;
       for (const [key, delta] of split.deltas) {
@@ -120,49 +122,101 @@ export class Executor {
     const outcome: ExecutionOutcome = {
       status,
       chiUsed,
-      result,
+      result: run.result,
       writes: [...out].map(([key, value]) => ({ key, value })),
-      events: status === 0 ? runtime.events : [],
+      events: status === 0 ? run.events : [],
       rewards,
       state: stateOut,
       rewardBuckets,
-      contractCosts: Object.fromEntries(costs),
+      contractCosts: Object.fromEntries(run.contractCosts),
     };
     if (status === 1) {
-      outcome.error = error!;
-      outcome.errorClass = errorClass!;
+      outcome.error = run.error!;
+      if (run.errorClass !== undefined) outcome.errorClass = run.errorClass;
     }
     return outcome;
   }
 
   /**
-   * Runs one call on `buffer` (writes stay in it on success; on failure the caller should drop
-   * the buffer). Used by genesis and tools; the entry frame is `signer = caller = sender`.
+   * Runs one call on `buffer` (writes stay in it on success; on failure nothing is written).
+   * Used by genesis and tools; the entry frame is `signer = caller = sender`, no fee or nonce.
    */
   run(request: CallRequest, env: BlockEnv, buffer: WriteBuffer): CallResult {
-    const meter = new Meter(request.chiBudget ?? 0);
-    const runtime = new TxRuntime(this.registry, this.maxDepth, buffer, meter, env, request.sender);
+    let r: VmRun;
     try {
-      const result = runtime.entry(request.contract, request.function, request.kwargs ?? chainRecord());
-      meter.chargeReturn(result);
-      return { status: 0, result, chiUsed: meter.chiUsed(), events: runtime.events };
+      r = this.runVm(request.sender, request.contract, request.function, request.kwargs ?? chainRecord(), env, buffer, {
+        chiBudget: request.chiBudget ?? 0, transactionSizeBytes: 0,
+      });
     } catch (err) {
-      const f = describeFailure(err);
-      return { status: 1, result: f.message, error: f.message, errorClass: f.pythonClass, chiUsed: meter.chiUsed(), events: [] };
+      if (!(err instanceof ContractError)) throw err;
+      return { status: 1, result: err.message, error: err.message, errorClass: err.pythonClass, chiUsed: 0, events: [] };
     }
+    if (r.status !== 0) {
+      const failed: CallResult = { status: 1, result: r.result, error: r.error!, chiUsed: r.chiUsed, events: [] };
+      if (r.errorClass !== undefined) failed.errorClass = r.errorClass;
+      return failed;
+    }
+    for (const [key, value] of r.writes) buffer.set(key, value);
+    return { status: 0, result: r.result, chiUsed: r.chiUsed, events: r.events };
   }
 
-  /** Deploys a registered template under `name` outside a transaction (genesis). */
-  deploy(request: DeployRequest & { sender: string; developer?: string }, env: BlockEnv, buffer: WriteBuffer): CallResult {
-    const meter = new Meter(0);
-    const runtime = new TxRuntime(this.registry, this.maxDepth, buffer, meter, env, request.sender);
-    try {
-      runtime.deployContract(request, request.sender, request.developer ?? request.sender);
-      return { status: 0, result: null, chiUsed: meter.chiUsed(), events: runtime.events };
-    } catch (err) {
-      const f = describeFailure(err);
-      return { status: 1, result: f.message, error: f.message, errorClass: f.pythonClass, chiUsed: meter.chiUsed(), events: [] };
+  /** One metered VM execution of `contract.fn(**kwargs)` as a transaction's entry call. */
+  private runVm(
+    sender: string, contract: string, fn: string, kwargs: ChainRecord, env: BlockEnv, state: StateReader,
+    meter: { chiBudget: number; transactionSizeBytes: number },
+  ): VmRun {
+    const ir = state.get(`${contract}.${IR_KEY}`);
+    if (typeof ir !== 'string' || this.modules.get(contract, ir) === undefined) {
+      // Refused before the VM runs: status 1, chi_used 0, hence no fee (xian-abci execute_native_contract).
+      const message = state.get(`${contract}.__source__`) === undefined
+        ? `native VM could not load module '${contract}'`
+        : `xian_vm_v1 requires persisted __xian_ir_v1__ for contract '${contract}'; stored source is inspection-only`;
+      throw new ContractError('Exception', message);
     }
+    // A transaction enters only through an exported function (private helpers and the constructor stay internal).
+    const entry = this.modules.get(contract, ir)!.functions.get(fn);
+    if (entry !== undefined && entry.visibility !== 'export') {
+      throw new ContractError('AssertionError', `Exported function '${fn}' does not exist on contract '${contract}'!`);
+    }
+    const owner = state.get(`${contract}.${OWNER_KEY}`);
+    if (typeof owner === 'string' && owner !== '' && owner !== sender) throw new ContractError('Exception', 'Caller is not the owner!');
+    const tx = new DevnetTransaction(state, this.modules, {
+      enabled: true, chiBudgetRaw: meter.chiBudget * 1000, transactionSizeBytes: meter.transactionSizeBytes,
+    });
+    const vmKwargs: [string, VmValue][] = Object.entries(kwargs).map(([k, v]) => [k, toVm(v)]);
+    const name = kwargs['name'];
+    const context: VmContext = {
+      this: contract, caller: sender, signer: sender, owner: typeof owner === 'string' ? owner : null, entry: [contract, fn],
+      submissionName: contract === SUBMISSION && typeof name === 'string' ? name : null,
+      now: vmNow(env), blockNum: env.height, blockHash: env.hash, chainId: env.chainId,
+    };
+    const r = tx.execute(contract, fn, vmKwargs, context);
+    // chi_used = max(min((raw + host raw) // 1000 + 5, budget), VM chi_used): host costs are added without an abort check.
+    let chiUsed = r.stats.chiUsed;
+    if (r.status === 0 && tx.hostRawCost > 0) {
+      const withHost = Math.floor((r.stats.rawCost + tx.hostRawCost) / 1000) + 5;
+      chiUsed = Math.max(meter.chiBudget > 0 ? Math.min(withHost, meter.chiBudget) : withHost, chiUsed);
+    }
+    const contractCosts = new Map(r.stats.contractCosts);
+    for (const [c, cost] of tx.hostContractCosts) contractCosts.set(c, (contractCosts.get(c) ?? 0) + cost);
+    if (r.status !== 0) {
+      const { message, errorClass } = parseVmError(r.error!);
+      const failed: VmRun = { status: 1, result: message, error: message, chiUsed, writes: [], events: [], contractCosts };
+      if (errorClass !== undefined) failed.errorClass = errorClass;
+      return failed;
+    }
+    return {
+      status: 0,
+      result: fromVm(r.result),
+      chiUsed,
+      writes: [...r.writes].map(([k, v]) => [k, fromVm(v)] as [string, ChainValue | null]),
+      events: r.events.map((e) => ({
+        contract: e.contract, event: e.event, signer: String(e.signer), caller: String(e.caller),
+        data_indexed: chainRecord(e.dataIndexed.map(([k, v]) => [k, fromVm(v)] as const)),
+        data: chainRecord(e.data.map(([k, v]) => [k, fromVm(v)] as const)),
+      })),
+      contractCosts,
+    };
   }
 
   /** `chi_cost.S:value`, or the configured fallback when missing or not positive. */
@@ -174,7 +228,10 @@ export class Executor {
     }
     return this.defaultChiRate;
   }
+}
 
+function vmNow(env: BlockEnv): VmValue {
+  return toVm(env.now);
 }
 
 /** `max(balance − chi_used / chi_rate, 0)` as the processor computes it (an int 0 when it clamps). */

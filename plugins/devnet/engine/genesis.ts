@@ -1,5 +1,5 @@
-import { ChainDatetime, ChainDecimal, chainRecord, type ChainValue } from 'chainhost/chain';
-import type { DeployRequest } from './contract.js';
+import { ChainDatetime, ChainDecimal, chainRecord, type ChainRecord, type ChainValue } from 'chainhost/chain';
+import { compileContract } from 'chainhost/contracting';
 import { CON_DEX_SOURCE } from './contracts/con-dex.source.js';
 import { CON_DEX_HELPER_SOURCE } from './contracts/con-dex-helper.js';
 import { CON_PAIRS_SOURCE } from './contracts/con-pairs.source.js';
@@ -7,9 +7,7 @@ import { CURRENCY_SOURCE } from './contracts/currency.js';
 import { lpTokenDeployment } from './contracts/lp-token.js';
 import { CHI_COST_SOURCE, FOUNDATION_SOURCE, REWARDS_SOURCE, SUBMISSION_SOURCE } from './contracts/system.js';
 import { xsc001Deployment } from './contracts/xsc001-token.js';
-import { createDefaultRegistry } from './default-registry.js';
 import { Executor, type CallRequest } from './executor.js';
-import type { ContractRegistry } from './registry.js';
 import type { BlockEnv, StateReader } from './types.js';
 import { WriteBuffer } from './write-buffer.js';
 
@@ -62,7 +60,14 @@ export interface GenesisOptions {
   tokens?: GenesisTokenSpec[];
   /** Deploy the DEX and the pools (default true). */
   dex?: boolean;
-  registry?: ContractRegistry;
+}
+
+/** A contract to deploy: its source and constructor arguments (`submission.submit_contract`'s kwargs). */
+export interface DeployRequest {
+  name: string;
+  code: string;
+  owner: string | null;
+  constructorArgs: ChainRecord;
 }
 
 export interface GenesisResult {
@@ -87,8 +92,7 @@ class EmptyState implements StateReader {
 }
 
 export function buildGenesis(options: GenesisOptions): GenesisResult {
-  const registry = options.registry ?? createDefaultRegistry();
-  const executor = new Executor(registry);
+  const executor = new Executor();
   const now = options.genesisTime ?? DEFAULT_GENESIS_TIME;
   const env: BlockEnv = {
     chainId: options.chainId,
@@ -106,9 +110,13 @@ export function buildGenesis(options: GenesisOptions): GenesisResult {
   const tokens = withDex ? (options.tokens ?? defaultGenesisTokens()) : [];
   const contracts: string[] = [];
 
+  // Every contract is deployed from its source through submission (compile on the node, constructor,
+  // metadata keys), as a transaction would; genesis contracts keep `sys` as their developer.
   const deploy = (request: DeployRequest, sender: string): void => {
-    const r = executor.deploy({ ...request, sender, developer: 'sys' }, env, state);
+    const kwargs = chainRecord([['name', request.name], ['code', request.code], ['owner', request.owner], ['constructor_args', request.constructorArgs]]);
+    const r = executor.run({ sender, contract: 'submission', function: 'submit_contract', kwargs }, env, state);
     if (r.status !== 0) throw new Error(`genesis: deploying ${request.name} failed: ${r.error}`);
+    state.set(`${request.name}.__developer__`, 'sys');
     contracts.push(request.name);
   };
   const call = (sender: string, contract: string, fn: string, kwargs: Record<string, ChainValue>): ChainValue => {
@@ -120,8 +128,16 @@ export function buildGenesis(options: GenesisOptions): GenesisResult {
   const system = (name: string, code: string, args: Array<[string, ChainValue]> = []): void =>
     deploy({ name, code, owner: null, constructorArgs: chainRecord(args) }, 'sys');
 
+  // submission cannot deploy itself: its compiled artifact is stored directly, as the chain's genesis does.
+  const submission = compileContract('submission', SUBMISSION_SOURCE);
+  if (!submission.ok) throw new Error(`genesis: submission does not compile: ${JSON.stringify(submission.diagnostics)}`);
+  for (const [key, value] of [
+    ['__source__', submission.artifact.source], ['__xian_ir_v1__', submission.artifact.vm_ir_json], ['__owner__', null],
+    ['__submitted__', now], ['__developer__', 'sys'], ['__deployer__', 'sys'], ['__initiator__', 'sys'],
+  ] as const) state.set(`submission.${key}`, value);
+  contracts.push('submission');
+
   // System contracts, seeded by their constructors.
-  system('submission', SUBMISSION_SOURCE);
   system('currency', CURRENCY_SOURCE, [
     ['token_name', options.nativeName ?? 'Chain'],
     ['token_symbol', options.nativeSymbol ?? 'CHAIN'],

@@ -1,5 +1,5 @@
 import { type ChainValue, compactJson, decodeValue, type JsonValue, pythonRepr, sha256Hex } from 'chainhost/chain';
-import { buildContractIr } from './contract-ir.js';
+import { compileContract } from 'chainhost/contracting';
 import type { StateReader } from './types.js';
 
 /**
@@ -208,13 +208,23 @@ export interface PatchExecution {
   execution_hash: string;
 }
 
+/**
+ * The IR persisted beside a patched `__source__`: the source compiled as a deployment would be.
+ * A source the compiler refuses leaves no IR, so the contract stops executing (`requires
+ * persisted __xian_ir_v1__`) instead of running stale code.
+ */
+function patchedIr(name: string, source: string): string | null {
+  const compiled = compileContract(name, source);
+  return compiled.ok ? compiled.artifact.vm_ir_json : null;
+}
+
 function appliedChangesOf(bundle: StatePatchBundle): StatePatchChange[] {
   const out: StatePatchChange[] = [];
   for (const change of bundle.changes) {
     out.push({ ...change });
     const parts = change.key.split('.');
     if (parts.length > 1 && parts[1] === '__source__' && typeof change.value === 'string') {
-      out.push({ key: `${parts[0]}.${IR_KEY}`, value: buildContractIr(parts[0]!, change.value), comment: `Persisted VM IR for ${change.comment}` });
+      out.push({ key: `${parts[0]}.${IR_KEY}`, value: patchedIr(parts[0]!, change.value), comment: `Persisted VM IR for ${change.comment}` });
     }
   }
   return out.sort((a, b) => (a.key < b.key ? -1 : a.key > b.key ? 1 : 0));
@@ -297,7 +307,7 @@ export function applyStatePatches(input: ApplyStatePatchesInput): AppliedPatches
       const parts = change.key.split('.');
       if (parts.length > 1 && parts[1] === '__source__' && typeof change.value === 'string') {
         writes.push({ key: change.key, value: change.value });
-        writes.push({ key: `${parts[0]}.${IR_KEY}`, value: buildContractIr(parts[0]!, change.value) });
+        writes.push({ key: `${parts[0]}.${IR_KEY}`, value: patchedIr(parts[0]!, change.value) });
         continue;
       }
       writes.push({ key: change.key, value: decodeValue(change.value) });

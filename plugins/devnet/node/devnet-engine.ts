@@ -1,4 +1,3 @@
-import { createDefaultRegistry } from '../engine/default-registry.js';
 import { Executor } from '../engine/executor.js';
 
 /**
@@ -6,5 +5,5 @@ import { Executor } from '../engine/executor.js';
  * Built the same way in the node and in each dry-run worker thread.
  */
 export function createDevnetExecutor(options: { feeMode: 'paid_metered' | 'free_metered' }): Executor {
-  return new Executor(createDefaultRegistry(), { feeMode: options.feeMode });
+  return new Executor({ feeMode: options.feeMode });
 }

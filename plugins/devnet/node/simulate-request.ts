@@ -83,6 +83,3 @@ function responseText(r: {
   const state = r.state.map((w) => abciJsonText(Object.assign(Object.create(null), { key: w.key, value: w.value }))).join(',');
   return `{"chi_used":${r.chiUsed},"payload":${payloadText(r.payload)},"result":${abciJsonText(r.result)},"state":[${state}],"status":${r.status}}`;
 }
-
-/** What a simulation worker posts once it has loaded the engine and listens for jobs. */
-export const WORKER_READY = 'simulate-worker:ready';

@@ -2,7 +2,7 @@ import { parentPort, receiveMessageOnPort, workerData, type MessagePort } from '
 import { ChainDatetime, type ChainValue } from 'chainhost/chain';
 import type { SignedTx, StateReader } from '../engine/types.js';
 import { createDevnetExecutor } from './devnet-engine.js';
-import { outcomeText, WORKER_READY, type SimulationPayload } from './simulate-request.js';
+import { outcomeText, type SimulationPayload } from './simulate-request.js';
 import { decodeStateText } from './state-reader.js';
 
 /**
@@ -67,6 +67,9 @@ class NodeState implements StateReader {
   }
 }
 
+// Loaded (engine, compiler and VM): the simulator starts the run's timeout from here.
+parentPort!.postMessage({ ready: true });
+
 parentPort!.on('message', (job: SimulateJob) => {
   try {
     if (job.env.height !== cacheHeight) {
@@ -90,6 +93,3 @@ parentPort!.on('message', (job: SimulateJob) => {
     parentPort!.postMessage({ id: job.id, error: err instanceof Error ? err.message : String(err) } satisfies SimulateReply);
   }
 });
-
-// Jobs posted before this listener existed are queued; the run's timeout starts from here.
-parentPort!.postMessage(WORKER_READY);

@@ -7,7 +7,7 @@ import { type CountRefusal, sha3Hex } from 'chainhost/chain';
 import type { QueryAnswer } from 'chainhost/plugin';
 import type { ChainStore } from './chain-store.js';
 import type { NodeConfig } from './node-config.js';
-import { decodeSimulationRequest, refusalText, WORKER_READY, type SimulationPayload } from './simulate-request.js';
+import { decodeSimulationRequest, refusalText, type SimulationPayload } from './simulate-request.js';
 import type { ReadRequest, SimulateJob, SimulateReply, SimulateWorkerData } from './simulate-worker.js';
 import type { StateView } from './state-store.js';
 
@@ -15,9 +15,8 @@ import type { StateView } from './state-store.js';
  * `simulate_tx` admission and execution (simulate.md §3-4). Admission order: decode, enabled,
  * capacity (`simulation_max_concurrency` runs at once; more are refused, not queued), then the
  * run in a worker thread against a pinned view of committed state with the readonly chi cap
- * `simulation_max_chi`. A run past `simulation_timeout_ms` (wall clock, from when the worker can
- * take the job) has its worker terminated and is answered with the timeout refusal; writes are
- * always discarded.
+ * `simulation_max_chi`. A run past `simulation_timeout_ms` (wall clock) has its worker
+ * terminated and is answered with the timeout refusal; writes are always discarded.
  */
 export interface SimulationCounters {
   total: number;
@@ -36,18 +35,16 @@ interface PooledWorker {
   worker: Worker;
   port: MessagePort;
   flag: Int32Array;
-  /** The worker has loaded the engine and listens for jobs. */
-  ready: boolean;
-  onReady?: () => void;
+  /**
+   * Settles when the worker has loaded its modules (the contract compiler and VM): the run's
+   * `simulation_timeout_ms` starts then, so a cold worker's start-up is not mistaken for a slow run.
+   */
+  ready: Promise<void>;
   job?: { id: number; view: StateView; finish(reply: SimulateReply | Error): void };
 }
 
-/**
- * How long a new worker may take to load the engine before the run is refused as an error. Not
- * part of `simulation_timeout_ms`: that bounds the dry run itself, and charging it for a cold
- * worker's start-up (hundreds of milliseconds, seconds on a busy machine) refused ordinary runs.
- */
-const WORKER_START_LIMIT_MS = 60_000;
+/** A worker that has not loaded within this long is treated as crashed (a bound on a hang, not on speed). */
+const WORKER_START_TIMEOUT_MS = 120_000;
 
 export class Simulator {
   private readonly idle: PooledWorker[] = [];
@@ -109,6 +106,9 @@ export class Simulator {
 
   private run(payload: SimulationPayload): Promise<RunResult> {
     const pooled = this.idle.pop() ?? this.spawn();
+    // Keep one loaded worker in reserve while more runs may start: a concurrent dry run then does not
+    // wait for a cold worker to load the compiler and VM.
+    if (this.idle.length === 0 && this.active < this.config.simulation_max_concurrency && !this.closed) this.idle.push(this.spawn());
     const view = this.store.state.view();
     const latest = this.store.latest();
     const height = String(view.height);
@@ -126,21 +126,12 @@ export class Simulator {
       maxChi: Math.max(1, this.config.simulation_max_chi),
     };
     return new Promise<RunResult>((resolve) => {
-      // The run's clock starts when the worker can take the job (at once for a pooled one).
-      const startRun = () => setTimeout(() => finish(new Error('timeout')), this.config.simulation_timeout_ms);
-      let timer: NodeJS.Timeout;
-      if (pooled.ready) timer = startRun();
-      else {
-        timer = setTimeout(() => finish(new Error(`the simulation worker did not start within ${WORKER_START_LIMIT_MS} ms`)), WORKER_START_LIMIT_MS);
-        pooled.onReady = () => {
-          clearTimeout(timer);
-          if (pooled.job) timer = startRun();
-        };
-      }
+      let timer: ReturnType<typeof setTimeout> | undefined;
       const finish = (reply: SimulateReply | Error) => {
         if (!pooled.job) return;
         clearTimeout(timer);
         pooled.job = undefined;
+        pooled.worker.unref();
         view.close();
         if (reply instanceof Error) {
           // Timed out or crashed: the worker may be mid-run, so it is killed, never reused.
@@ -154,7 +145,19 @@ export class Simulator {
         resolve('text' in reply ? { kind: 'ok', text: reply.text, outOfChi: reply.outOfChi } : { kind: 'error', message: reply.error });
       };
       pooled.job = { id: job.id, view, finish };
-      pooled.worker.postMessage(job);
+      // A pending run keeps the process alive (an idle worker does not), also while the worker loads.
+      pooled.worker.ref();
+      const startup = setTimeout(() => finish(new Error('simulation worker did not start')), WORKER_START_TIMEOUT_MS);
+      startup.unref();
+      pooled.ready.then(() => {
+        clearTimeout(startup);
+        if (pooled.job?.id !== job.id) return;
+        timer = setTimeout(() => finish(new Error('timeout')), this.config.simulation_timeout_ms);
+        pooled.worker.postMessage(job);
+      }, (err: unknown) => {
+        clearTimeout(startup);
+        finish(err instanceof Error ? err : new Error(String(err)));
+      });
     });
   }
 
@@ -163,17 +166,13 @@ export class Simulator {
     const flag = new SharedArrayBuffer(4);
     const data: SimulateWorkerData = { readPort: port2, flag, feeMode: this.config.tx_fee_mode };
     const worker = new Worker(workerBootstrap, { eval: true, workerData: { ...data, entry: workerEntry(), tsx: tsxApi() }, transferList: [port2] });
-    const pooled: PooledWorker = { worker, port: port1, flag: new Int32Array(flag), ready: false };
+    let started!: () => void;
+    const ready = new Promise<void>((resolve) => { started = resolve; });
+    const pooled: PooledWorker = { worker, port: port1, flag: new Int32Array(flag), ready };
     port1.on('message', (req: ReadRequest) => this.serveRead(pooled, req));
-    worker.on('message', (message: SimulateReply | typeof WORKER_READY) => {
-      if (message === WORKER_READY) {
-        pooled.ready = true;
-        const onReady = pooled.onReady;
-        pooled.onReady = undefined;
-        onReady?.();
-        return;
-      }
-      pooled.job?.finish(message);
+    worker.on('message', (reply: SimulateReply | { ready: true }) => {
+      if ('ready' in reply) started();
+      else pooled.job?.finish(reply);
     });
     worker.on('error', (err) => pooled.job?.finish(err instanceof Error ? err : new Error(String(err))));
     worker.on('exit', (code) => {

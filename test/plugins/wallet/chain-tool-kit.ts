@@ -61,6 +61,8 @@ export const TOOL_CAPABILITIES: Record<string, 'read' | 'unsafe'> = {
   encrypt_message: 'unsafe',
   decrypt_message: 'unsafe',
   simulate_transaction: 'read',
+  check_contract: 'read',
+  deploy_contract: 'unsafe',
 };
 
 export interface DevAccount {

@@ -1,8 +1,3 @@
-import { chainRecord, type ChainValue, isChainRecord } from 'chainhost/chain';
-import { Hash, Variable, arg, defineContract, method, optArg } from '../contract.js';
-import { check } from '../errors.js';
-import { add, eq, gt, lit, truthy } from '../num.js';
-
 /**
  * The genesis system contracts the chain itself reads (contracts.md §11): `chi_cost`
  * (`chi_cost.S:value`, chi per native token), `rewards` (`rewards.S:value`, the four split
@@ -72,104 +67,75 @@ def change_owner(new_owner: str):
     owner.set(new_owner)
 `;
 
-export const SUBMISSION_SOURCE = `@export
-def submit_contract(
-    name: str,
-    code: str,
-    owner: Any = None,
-    constructor_args: dict = {},
-    deployment_artifacts: dict = None,
-):
-    assert name.startswith("con_"), "Transaction contract name is invalid"
-    assert deployment_artifacts, "xian_vm_v1 requires deployment_artifacts for submission.submit_contract"
-    __Contract().submit(
+/**
+ * The chain's `submission` contract in its authored, source-only form (xian-contracting
+ * `submission_source.s.py`): name rules, then the host's native deployment `Contract.deploy`
+ * (compile on the node, constructor, metadata keys) and the `ContractDeployed` event.
+ */
+export const SUBMISSION_SOURCE = `ContractDeployedEvent = LogEvent(
+    "ContractDeployed",
+    {
+        "name": {"type": str, "idx": True},
+        "owner": {"type": str},
+        "developer": {"type": str, "idx": True},
+    },
+)
+
+ContractOwnerChangedEvent = LogEvent(
+    "ContractOwnerChanged",
+    {
+        "contract": {"type": str, "idx": True},
+        "previous_owner": {"type": str},
+        "new_owner": {"type": str, "idx": True},
+    },
+)
+
+
+def assert_safe_contract_name(name: str):
+    assert isinstance(name, str) and name != "", "Contract name must be a non-empty string!"
+    if ctx.caller != "sys":
+        assert name.startswith("con_"), "Contract must start with con_!"
+    assert len(name) <= 64, "Contract name length exceeds 64 characters!"
+    assert name[0].isascii() and name[0].isalpha() and name[0].islower(), "Contract name must start with a lowercase ASCII letter!"
+    for char in name:
+        assert char.isascii() and (char.islower() or char.isdigit() or char == "_"), "Contract name must contain only lowercase ASCII letters, digits, and underscores!"
+
+
+@export
+def submit_contract(name: str, code: str, owner: str = None, constructor_args: dict = None):
+    assert_safe_contract_name(name)
+    assert owner is None or (isinstance(owner, str) and owner != ""), "Owner must be None or a non-empty string!"
+    if constructor_args is None:
+        constructor_args = {}
+    assert isinstance(code, str) and code != "", "Contract source code must be a non-empty string!"
+    Contract.deploy(
         name=name,
         code=code,
         owner=owner,
         constructor_args=constructor_args,
         developer=ctx.caller,
-        deployment_artifacts=deployment_artifacts,
+        deployer=ctx.caller,
+        initiator=ctx.signer,
     )
+    ContractDeployedEvent({"name": name, "owner": owner or "", "developer": ctx.caller})
+
+
+@export
+def change_developer(contract: str, new_developer: str):
+    assert isinstance(contract, str) and contract != "", "Contract must be a non-empty string!"
+    assert isinstance(new_developer, str) and new_developer != "", "New developer must be a non-empty string!"
+    current_developer = Contract.get_info(contract)["developer"]
+    assert ctx.caller == current_developer, "Sender is not current developer!"
+    Contract.set_developer(contract, new_developer)
+
+
+@export
+def change_owner(contract: str, new_owner: str):
+    assert isinstance(contract, str) and contract != "", "Contract must be a non-empty string!"
+    assert isinstance(new_owner, str) and new_owner != "", "New owner must be a non-empty string!"
+    current_owner = Contract.get_info(contract)["owner"]
+    assert current_owner not in (None, ""), "Contract has no runtime owner!"
+    assert ctx.caller == current_owner, "Sender is not current owner!"
+    Contract.set_owner(contract, new_owner)
+    ContractOwnerChangedEvent({"contract": contract, "previous_owner": current_owner, "new_owner": new_owner})
 `;
-
-const S = new Hash('S');
-
-const defaultSplit = (): ChainValue[] => [lit('0.30'), lit('0.01'), lit('0.01'), lit('0.68')];
-
-export const chiCostContract = defineContract({
-  id: 'chi_cost',
-  source: CHI_COST_SOURCE,
-  storage: [S],
-  constructorMethod: method('seed', [optArg('initial_rate', 'int', 100n)], (ctx, a) => {
-    S.set(ctx, 'value', a.initial_rate!);
-  }),
-  methods: [
-    method('current_value', [], (ctx) => S.get(ctx, 'value')),
-    method('set_value', [arg('new_value', 'int')], (ctx, a) => {
-      ctx.assert(ctx.caller === 'validators', 'Only validators can change chi cost.');
-      ctx.assert(gt(a.new_value, 0n), 'New value must be greater than 0');
-      S.set(ctx, 'value', a.new_value!);
-    }),
-  ],
-});
-
-export const rewardsContract = defineContract({
-  id: 'rewards',
-  source: REWARDS_SOURCE,
-  storage: [S],
-  constructorMethod: method('seed', [optArg('initial_split', 'list', defaultSplit())], (ctx, a) => {
-    S.set(ctx, 'value', a.initial_split!);
-  }),
-  methods: [
-    method('current_value', [], (ctx) => S.get(ctx, 'value')),
-    method('set_value', [arg('new_value', 'list')], (ctx, a) => {
-      ctx.assert(ctx.caller === 'validators', 'Only validators can change rewards.');
-      const v = a.new_value;
-      check(Array.isArray(v) && v.length === 4, 'New value must be a list of 4 elements');
-      let sum: ChainValue = 0n;
-      for (const item of v) sum = add(sum, item);
-      ctx.assert(eq(sum, 1n), 'Sum of new value must be 1');
-      for (const item of v) ctx.assert(gt(item, 0n), 'There must be no 0 values in the list');
-      S.set(ctx, 'value', v);
-    }),
-  ],
-});
-
-const foundationOwner = new Variable('owner');
-
-export const foundationContract = defineContract({
-  id: 'foundation',
-  source: FOUNDATION_SOURCE,
-  storage: [foundationOwner],
-  constructorMethod: method('seed', [arg('vk', 'str')], (ctx, a) => {
-    foundationOwner.set(ctx, a.vk!);
-  }),
-  methods: [
-    method('change_owner', [arg('new_owner', 'str')], (ctx, a) => {
-      ctx.assert(eq(ctx.caller, foundationOwner.get(ctx)), 'Only the foundation owner can change the owner.');
-      foundationOwner.set(ctx, a.new_owner!);
-    }),
-  ],
-});
-
-export const submissionContract = defineContract({
-  id: 'submission',
-  source: SUBMISSION_SOURCE,
-  methods: [
-    method('submit_contract', [
-      arg('name', 'str'), arg('code', 'str'), optArg('owner', 'Any', null),
-      optArg('constructor_args', 'dict', chainRecord()), optArg('deployment_artifacts', 'dict', null),
-    ], (ctx, a) => {
-      const name = a.name;
-      check(typeof name === 'string' && /^con_[a-zA-Z][a-zA-Z0-9_]*$/.test(name) && name.length <= 255, 'Transaction contract name is invalid');
-      check(truthy(a.deployment_artifacts), 'xian_vm_v1 requires deployment_artifacts for submission.submit_contract');
-      const code = a.code;
-      check(typeof code === 'string', 'code must be a string');
-      const owner = a.owner ?? null;
-      check(owner === null || typeof owner === 'string', 'owner must be a string or None');
-      const args = a.constructor_args ?? null;
-      check(args === null || isChainRecord(args), 'constructor_args must be a dict');
-      ctx.deploy({ name, code, owner: owner === '' ? null : owner, constructorArgs: args ?? chainRecord() });
-    }, 2_000),
-  ],
-});

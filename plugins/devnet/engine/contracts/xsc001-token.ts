@@ -1,10 +1,5 @@
-import { ChainDatetime, ChainDecimal, chainRecord, type ChainValue, contractSha3, pythonStr, verify } from 'chainhost/chain';
-import {
-  Hash, NUMBER, Variable, arg, defineContract, logEvent, method, optArg, type ContractContext, type DeployRequest,
-} from '../contract.js';
-import { ContractError } from '../errors.js';
-import { eq, gt, gte, lt } from '../num.js';
-import { adjust } from './storage-ops.js';
+import { type ChainDatetime, type ChainDecimal, chainRecord, type ChainValue, pythonStr } from 'chainhost/chain';
+import type { DeployRequest } from '../genesis.js';
 
 /**
  * The XSC001 fungible-token template (contracts.md §7.1) with XSC002 `permit` (§7.2). One source,
@@ -114,7 +109,7 @@ def transfer_from(amount: float, to: str, main_account: str):
 def permit(owner: str, spender: str, value: float, deadline: str, signature: str):
     deadline = strptime_ymdhms(deadline)
     permit_msg = construct_permit_msg(owner, spender, value, str(deadline))
-    permit_hash = hashlib.sha3(permit_msg)
+    permit_hash = hashlib.sha3_text(permit_msg)
 
     assert permits[permit_hash] is None, "Permit can only be used once."
     assert value >= 0, "Cannot approve negative balances!"
@@ -137,109 +132,10 @@ def strptime_ymdhms(date_string: str) -> datetime.datetime:
     return datetime.datetime.strptime(date_string, "%Y-%m-%d %H:%M:%S")
 `;
 
-const balances = new Hash('balances', 0n);
-const approvals = new Hash('approvals', 0n);
-const metadata = new Hash('metadata');
-const permits = new Hash('permits');
-const operator = new Variable('operator');
-
-const Transfer = logEvent('Transfer', { from: { type: 'str', idx: true }, to: { type: 'str', idx: true }, amount: { type: NUMBER } });
-const Approve = logEvent('Approve', { from: { type: 'str', idx: true }, to: { type: 'str', idx: true }, amount: { type: NUMBER } });
-
-/** `datetime.datetime.strptime(s, '%Y-%m-%d %H:%M:%S')`. */
-export function strptimeYmdHms(text: ChainValue): ChainDatetime {
-  const m = typeof text === 'string' ? /^(\d{4})-(\d{1,2})-(\d{1,2}) (\d{1,2}):(\d{1,2}):(\d{1,2})$/.exec(text) : null;
-  if (!m) throw new ContractError('ValueError', `time data ${pythonStr(text)} does not match format '%Y-%m-%d %H:%M:%S'`);
-  try {
-    return ChainDatetime.fromParts(...(m.slice(1).map(Number) as [number, number, number, number, number, number]));
-  } catch {
-    throw new ContractError('ValueError', `time data ${pythonStr(text)} does not match format '%Y-%m-%d %H:%M:%S'`);
-  }
-}
-
 /** The XSC002 permit message the token rebuilds and verifies. */
-export function permitMessage(ctx: Pick<ContractContext, 'this' | 'chainId'>, owner: string, spender: string, value: ChainValue, deadline: ChainDatetime): string {
+export function permitMessage(ctx: { this: string; chainId: string }, owner: string, spender: string, value: ChainValue, deadline: ChainDatetime): string {
   return `${owner}:${spender}:${pythonStr(value)}:${deadline.toString()}:${ctx.this}:${ctx.chainId}`;
 }
-
-export const xsc001Token = defineContract({
-  id: 'xsc001',
-  source: XSC001_SOURCE,
-  storage: [balances, approvals, metadata, permits, operator],
-  events: [Transfer, Approve],
-  constructorMethod: method('seed', [
-    optArg('token_name', 'str', 'Test Token'),
-    optArg('token_symbol', 'str', 'TST'),
-    optArg('total_supply', 'float', 1_000_000n),
-    optArg('operator_address', 'str', null),
-    optArg('token_logo_url', 'str', ''),
-    optArg('token_website', 'str', ''),
-  ], (ctx, a) => {
-    let op = a.operator_address;
-    if (op === null || op === '') op = ctx.caller;
-    balances.set(ctx, op!, a.total_supply!);
-    metadata.set(ctx, 'token_name', a.token_name!);
-    metadata.set(ctx, 'token_symbol', a.token_symbol!);
-    metadata.set(ctx, 'token_logo_url', a.token_logo_url!);
-    metadata.set(ctx, 'token_logo_svg', '');
-    metadata.set(ctx, 'token_website', a.token_website!);
-    metadata.set(ctx, 'total_supply', a.total_supply!);
-    metadata.set(ctx, 'operator', op!);
-    operator.set(ctx, op!);
-  }, 3_000),
-  methods: [
-    method('change_metadata', [arg('key', 'str'), arg('value', 'Any')], (ctx, a) => {
-      ctx.assert(eq(ctx.caller, operator.get(ctx)), 'Only operator can set metadata!');
-      metadata.set(ctx, a.key!, a.value!);
-    }),
-    method('balance_of', [arg('address', 'str')], (ctx, a) => balances.get(ctx, a.address!)),
-    method('transfer', [arg('amount', 'float'), arg('to', 'str')], (ctx, a) => {
-      const amount = a.amount!;
-      ctx.assert(gt(amount, 0n), 'Cannot send negative balances!');
-      ctx.assert(gte(balances.get(ctx, ctx.caller), amount), 'Not enough coins to send!');
-      adjust(ctx, balances, [ctx.caller], amount, true);
-      adjust(ctx, balances, [a.to!], amount);
-      ctx.emit(Transfer, { from: ctx.caller, to: a.to!, amount });
-    }),
-    method('approve', [arg('amount', 'float'), arg('to', 'str')], (ctx, a) => {
-      ctx.assert(gte(a.amount, 0n), 'Cannot approve negative balances!');
-      approvals.set(ctx, [ctx.caller, a.to!], a.amount!);
-      ctx.emit(Approve, { from: ctx.caller, to: a.to!, amount: a.amount! });
-    }),
-    method('transfer_from', [arg('amount', 'float'), arg('to', 'str'), arg('main_account', 'str')], (ctx, a) => {
-      const amount = a.amount!;
-      const main = a.main_account!;
-      ctx.assert(gt(amount, 0n), 'Cannot send negative balances!');
-      if (lt(approvals.get(ctx, main, ctx.caller), amount)) {
-        ctx.assert(false, `Not enough coins approved to send! You have ${pythonStr(approvals.get(ctx, main, ctx.caller))} and are trying to spend ${pythonStr(amount)}`);
-      }
-      ctx.assert(gte(balances.get(ctx, main), amount), 'Not enough coins to send!');
-      adjust(ctx, approvals, [main, ctx.caller], amount, true);
-      adjust(ctx, balances, [main], amount, true);
-      adjust(ctx, balances, [a.to!], amount);
-      ctx.emit(Transfer, { from: main, to: a.to!, amount });
-    }),
-    method('permit', [arg('owner', 'str'), arg('spender', 'str'), arg('value', 'float'), arg('deadline', 'str'), arg('signature', 'str')], (ctx, a) => {
-      const deadline = strptimeYmdHms(a.deadline!);
-      const message = permitMessage(ctx, String(a.owner), String(a.spender), a.value!, deadline);
-      const hash = contractSha3(message);
-      ctx.assert(permits.get(ctx, hash) === null, 'Permit can only be used once.');
-      ctx.assert(gte(a.value, 0n), 'Cannot approve negative balances!');
-      ctx.assert(ctx.now.cmp(deadline) < 0, 'Permit has expired.');
-      let valid = false;
-      try {
-        valid = typeof a.owner === 'string' && typeof a.signature === 'string' && verify(a.owner, message, a.signature);
-      } catch {
-        valid = false;
-      }
-      ctx.assert(valid, 'Invalid signature.');
-      approvals.set(ctx, [a.owner!, a.spender!], a.value!);
-      permits.set(ctx, hash, true);
-      ctx.emit(Approve, { from: a.owner!, to: a.spender!, amount: a.value! });
-      return hash;
-    }, 4_000),
-  ],
-});
 
 export interface Xsc001Options {
   /** Contract name, `con_` + identifier (e.g. `con_test_usd`). */

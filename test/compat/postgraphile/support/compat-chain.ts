@@ -124,7 +124,6 @@ export async function fillCompatChain(databaseUrl: string, home: string): Promis
     const deploy = await send(alice, 'submission', 'submit_contract', {
       name: token, code: XSC001_SOURCE,
       constructor_args: { token_name: 'Compat Token', token_symbol: 'CPT', total_supply: 1_000_000, token_logo_url: '', token_website: '' },
-      deployment_artifacts: { module_name: token },
     }, true, 200_000);
     transfers.push(await send(alice, token, 'transfer', { amount: 2500, to: bob.address }));
     transfers.push(await send(bob, token, 'transfer', { amount: fixed('99.75'), to: carol.address }));

@@ -27,6 +27,7 @@ describe('devnet contract sources through compileContract', function () {
     chi_cost: CHI_COST_SOURCE,
     rewards: REWARDS_SOURCE,
     foundation: FOUNDATION_SOURCE,
+    submission: SUBMISSION_SOURCE,
   };
 
   for (const [name, source] of Object.entries(sources)) {
@@ -39,11 +40,4 @@ describe('devnet contract sources through compileContract', function () {
       assert.deepEqual(exported, declared);
     });
   }
-
-  it('submission is refused by the linter, as by the chain\'s (it names __Contract)', () => {
-    const result = compileContract('submission', SUBMISSION_SOURCE);
-    assert.ok(!result.ok);
-    assert.deepEqual([...new Set(result.diagnostics.map((d) => d.code))], ['xian.lint.E002']);
-    assert.match(result.diagnostics[0]!.message, /'__Contract'/);
-  });
 });

@@ -1,6 +1,6 @@
 import type { ChainValue } from '../../../../core/chain/values.js';
 import { chainRecord } from '../../../../core/chain/values.js';
-import type { DeployRequest } from '../../../../plugins/devnet/engine/contract.js';
+import type { DeployRequest } from '../../../../plugins/devnet/engine/genesis.js';
 import { lpTokenDeployment } from '../../../../plugins/devnet/engine/contracts/lp-token.js';
 import { xsc001Deployment } from '../../../../plugins/devnet/engine/contracts/xsc001-token.js';
 import type { ExecutionOutcome } from '../../../../plugins/devnet/engine/types.js';
@@ -12,7 +12,6 @@ export function submit(chain: TestChain, sender: string, request: DeployRequest)
     name: request.name,
     code: request.code,
     constructor_args: request.constructorArgs,
-    deployment_artifacts: chainRecord([['module_name', request.name]]),
   });
   if (out.status !== 0) throw new Error(`deploying ${request.name}: ${out.error}`);
   return out;

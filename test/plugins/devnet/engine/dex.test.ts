@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { ChainDecimal } from '../../../../core/chain/decimal.js';
-import { isTuple } from '../../../../plugins/devnet/engine/contract.js';
-import { getAmountIn, getAmountOut } from '../../../../plugins/devnet/engine/contracts/dex-math.js';
+import { isTuple } from '../../../../plugins/devnet/engine/vm/values.js';
+import { getAmountIn, getAmountOut } from './dex-math.js';
 import { add, div, mul } from '../../../../plugins/devnet/engine/num.js';
 import type { ContractEvent } from '../../../../plugins/devnet/engine/types.js';
 import { addLiquidity, approve, dexChain } from './dex-fixture.js';

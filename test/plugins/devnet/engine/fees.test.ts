@@ -1,27 +1,47 @@
 import assert from 'node:assert/strict';
 import { ChainDecimal } from '../../../../core/chain/decimal.js';
 import { chainRecord } from '../../../../core/chain/values.js';
-import { COST, encodedLength } from '../../../../plugins/devnet/engine/chi-model.js';
 import { transactionSize } from '../../../../plugins/devnet/engine/executor.js';
 import { computeRewards } from '../../../../plugins/devnet/engine/rewards.js';
 import { addLiquidity, approve, dexChain } from './dex-fixture.js';
 import { ALICE, BOB, CAROL, D, DAVE, DEADLINE, MapState, TestChain, makeTx, str } from './support.js';
 
+const COUNTER_SOURCE = `counter = Variable()
+
+
+@construct
+def seed():
+    counter.set(0)
+
+
+@export
+def increment():
+    counter.set(counter.get() + 1)
+    return counter.get()
+`;
+
 const sumAmounts = (xs: Array<{ amount: unknown }>): ChainDecimal => xs.reduce((s, r) => s.plus(r.amount as ChainDecimal), ChainDecimal.ZERO);
 
 describe('devnet engine: chi, fees, rewards, atomicity (contracts.md §5)', () => {
-  describe('metering (chi-model.ts)', () => {
-    it('charges tx bytes + dispatch + body + reads + return, then chi_used = raw // 1000 + 5', () => {
+  describe('metering (the VM, xvm-gas-1)', () => {
+    it('charges the gas schedule node by node (xvm-gas-1), then chi_used = raw // 1000 + 5', () => {
       const chain = TestChain.withGenesis({ dex: false });
-      const tx = makeTx({ sender: BOB, contract: 'currency', function: 'balance_of', kwargs: { address: CAROL }, chi: 1000 });
+      const deployed = chain.send(BOB, 'submission', 'submit_contract', { name: 'con_counter', code: COUNTER_SOURCE });
+      assert.equal(deployed.status, 0, deployed.error);
+      const tx = makeTx({ sender: BOB, contract: 'con_counter', function: 'increment', kwargs: {}, nonce: 1, chi: 1000 });
       const out = chain.executor.execute(tx, chain.env(), chain.state);
-      const key = `currency.balances:${CAROL}`;
-      const value = chain.get(key)!;
-      const raw = transactionSize(tx) + COST.callDispatch + COST.defaultFunctionBody
-        + COST.storageGet + COST.readByte * (key.length + encodedLength(value)) + encodedLength(value);
-      assert.equal(encodedLength(value), '{"__fixed__":"1E+6"}'.length);
+      assert.equal(out.status, 0, out.error);
+      // By hand (contracting-vm.md §e.1; `con_counter.counter` is 19 bytes, the stored 0 and 1 one byte each):
+      const dispatch = 5_000;
+      const setLine = 32 /* expr */ + 5_000 /* call .set */ + 96 /* bin_op */ + 5_000 /* call .get */ + 1_280 /* get */
+        + 2 * (19 + 1) /* read */ + 32 /* constant 1 */ + 5_120 /* set */ + 25 * (19 + 1) /* write */;
+      const returnLine = 32 /* return */ + 5_000 /* call .get */ + 1_280 /* get */ + 2 * (19 + 1) /* read */;
+      const returnValue = 1; // `1`
+      const raw = transactionSize(tx) + dispatch + setLine + returnLine + returnValue;
+      assert.equal(dispatch + setLine + returnLine + returnValue, 28_453);
       assert.equal(out.chiUsed, Math.floor(raw / 1000) + 5);
-      assert.equal(out.contractCosts?.['currency'], raw - transactionSize(tx) + 5000);
+      // The entry contract's frame: everything after the dispatch, plus the fixed 5-chi overhead.
+      assert.equal(out.contractCosts?.['con_counter'], setLine + returnLine + returnValue + 5_000);
     });
 
     it('is deterministic', () => {
@@ -98,13 +118,14 @@ describe('devnet engine: chi, fees, rewards, atomicity (contracts.md §5)', () =
       assert.deepEqual(out.rewards, []);
     });
 
-    it('a submission without deployment_artifacts is refused before execution: chi 0, no fee', () => {
+    it('a source the compiler refuses fails the deployment with its diagnostics: nothing stored, the fee paid', () => {
       const chain = TestChain.withGenesis({ dex: false });
       const out = chain.send(BOB, 'submission', 'submit_contract', { name: 'con_x', code: 'x = 1' });
       assert.equal(out.status, 1);
-      assert.equal(out.error, 'xian_vm_v1 requires deployment_artifacts for submission.submit_contract');
-      assert.equal(out.chiUsed, 0);
-      assert.deepEqual(out.writes.map((w) => w.key), [`__n.${BOB}:`]);
+      assert.match(out.error!, /^CompilerError: xian\.lint\.E013: Contract must have at least one @export function\n\[/);
+      assert.ok(out.chiUsed > 0);
+      assert.deepEqual(out.writes.map((w) => w.key), [`currency.balances:${BOB}`, `__n.${BOB}:`]);
+      assert.equal(chain.get('con_x.__source__'), undefined);
     });
   });
 

@@ -4,11 +4,10 @@ import { sign } from '../../../../core/chain/keys.js';
 import { publicKeyFromPrivate } from '../../../../core/chain/keys.js';
 import { ChainDatetime } from '../../../../core/chain/values.js';
 import { contractInfo, contractMethods, contractVars, listContracts } from '../../../../plugins/devnet/engine/contract-queries.js';
-import { methodsFromSource, parseSource } from '../../../../plugins/devnet/engine/contract-ir.js';
-import { describeMethods } from '../../../../plugins/devnet/engine/contract.js';
-import { lpTokenDeployment } from '../../../../plugins/devnet/engine/contracts/lp-token.js';
-import { permitMessage, xsc001Deployment } from '../../../../plugins/devnet/engine/contracts/xsc001-token.js';
-import { createDefaultRegistry } from '../../../../plugins/devnet/engine/default-registry.js';
+import { compileContract } from '../../../../core/contracting/index.js';
+import { CURRENCY_SOURCE } from '../../../../plugins/devnet/engine/contracts/currency.js';
+import { LP_TOKEN_SOURCE, lpTokenDeployment } from '../../../../plugins/devnet/engine/contracts/lp-token.js';
+import { XSC001_SOURCE, permitMessage, xsc001Deployment } from '../../../../plugins/devnet/engine/contracts/xsc001-token.js';
 import { buildGenesis } from '../../../../plugins/devnet/engine/genesis.js';
 import { submit } from './dex-fixture.js';
 import { ALICE, BOB, CAROL, CHAIN_ID, D, MapState, NOW, TestChain, str } from './support.js';
@@ -101,22 +100,14 @@ describe('devnet engine: contract metadata queries (abci-query.md §4)', () => {
   });
 });
 
-describe('devnet engine: native contract sources match their implementations', () => {
-  for (const template of createDefaultRegistry().all()) {
-    it(`${template.id}: exported signatures and storage in the source equal the native ones`, () => {
-      assert.deepEqual(methodsFromSource(template.source), describeMethods(template));
-      const storage = parseSource(template.source).storage.filter((s) => s.kind === 'Variable' || s.kind === 'Hash');
-      assert.deepEqual(storage.map((s) => `${s.kind} ${s.name}`), template.storage.map((s) => `${s.kind} ${s.name}`));
-      const ctor = parseSource(template.source).functions.find((f) => f.decorator === 'construct');
-      assert.deepEqual(ctor?.parameters.map((p) => p.name) ?? [], template.constructorMethod?.arguments.map((a) => a.name) ?? []);
-    });
-  }
-
-  it('XSC001 templates pass the BDS source check (bds.md §5.1)', () => {
-    for (const id of ['currency', 'xsc001', 'con_lp_token']) {
-      const shape = parseSource(createDefaultRegistry().require(id).source);
-      assert.ok(shape.storage.some((s) => s.name === 'balances' && s.kind === 'Hash'));
-      const sig = (name: string) => shape.functions.find((f) => f.decorator === 'export' && f.name === name)?.parameters.map((p) => p.name).join(',');
+describe('devnet engine: canonical token sources', () => {
+  it('XSC001 templates pass the BDS source check (bds.md §5.1) in their compiled IR', () => {
+    for (const [name, source] of [['currency', CURRENCY_SOURCE], ['con_token', XSC001_SOURCE], ['con_lp', LP_TOKEN_SOURCE]] as const) {
+      const compiled = compileContract(name, source);
+      assert.ok(compiled.ok);
+      const ir = JSON.parse(compiled.artifact.vm_ir_json) as { functions: Array<{ name: string; visibility: string; parameters: Array<{ name: string }> }>; global_declarations: Array<{ node: string; name: string; storage_type: string }> };
+      assert.ok(ir.global_declarations.some((d) => d.node === 'storage_decl' && d.name === 'balances' && d.storage_type === 'Hash'));
+      const sig = (fn: string) => ir.functions.find((f) => f.visibility === 'export' && f.name === fn)?.parameters.map((p) => p.name).join(',');
       assert.equal(sig('change_metadata'), 'key,value');
       assert.equal(sig('transfer'), 'amount,to');
       assert.equal(sig('approve'), 'amount,to');
@@ -133,22 +124,24 @@ describe('devnet engine: deployment and XSC002', () => {
     assert.equal(chain.get(`con_mine.balances:${BOB}`), 42n);
     assert.equal(chain.get('con_mine.__developer__'), BOB);
     assert.ok(out.chiUsed > 5);
-    const again = chain.send(BOB, 'submission', 'submit_contract', { name: 'con_mine', code: 'x', deployment_artifacts: { a: 1n } as never });
+    const again = chain.send(BOB, 'submission', 'submit_contract', { name: 'con_mine', code: 'x' });
     assert.equal(again.error, 'Contract already exists.');
-    const unknown = chain.send(BOB, 'submission', 'submit_contract', { name: 'con_other', code: 'x = 1', deployment_artifacts: { a: 1n } as never });
-    assert.match(unknown.error!, /no implementation for this source/);
-    assert.throws(() => submit(chain, BOB, lpTokenDeployment({ name: 'bad_name' })), /Transaction contract name is invalid/);
+    const artifacts = chain.send(BOB, 'submission', 'submit_contract', { name: 'con_other', code: XSC001_SOURCE, deployment_artifacts: { a: 1n } as never });
+    assert.deepEqual([artifacts.errorClass, artifacts.error], ['TypeError', "unexpected keyword argument 'deployment_artifacts'"]);
+    assert.throws(() => submit(chain, BOB, lpTokenDeployment({ name: 'bad_name' })), /^Error: deploying bad_name: Contract must start with con_!$/);
+    assert.throws(() => submit(chain, BOB, lpTokenDeployment({ name: 'con_Bad' })), /Contract name must contain only lowercase ASCII letters, digits, and underscores!/);
+    assert.throws(() => submit(chain, BOB, lpTokenDeployment({ name: `con_${'x'.repeat(61)}` })), /Contract name length exceeds 64 characters!/);
   });
 
   it('__owner__: only the owner may call a contract that has one', () => {
     const chain = TestChain.withGenesis({ dex: false });
     const request = xsc001Deployment({ name: 'con_owned', tokenName: 'O', tokenSymbol: 'O', totalSupply: 10n });
     const out = chain.send(BOB, 'submission', 'submit_contract', {
-      name: request.name, code: request.code, owner: CAROL, constructor_args: request.constructorArgs, deployment_artifacts: { a: 1n } as never,
+      name: request.name, code: request.code, owner: CAROL, constructor_args: request.constructorArgs,
     });
     assert.equal(out.status, 0, out.error);
     assert.equal(chain.get('con_owned.__owner__'), CAROL);
-    assert.equal(chain.send(BOB, 'con_owned', 'balance_of', { address: BOB }).error, "Caller is not the owner of contract 'con_owned'.");
+    assert.equal(chain.send(BOB, 'con_owned', 'balance_of', { address: BOB }).error, 'Caller is not the owner!');
     assert.equal(chain.send(CAROL, 'con_owned', 'balance_of', { address: BOB }).result, 10n);
     assert.equal(contractInfo(chain.state, 'con_owned').owner, CAROL);
   });

@@ -3,7 +3,6 @@ import { ChainDecimal } from '../../../../core/chain/decimal.js';
 import { encodeValue } from '../../../../core/chain/value-codec.js';
 import type { ChainValue } from '../../../../core/chain/values.js';
 import { ChainDatetime, chainRecord } from '../../../../core/chain/values.js';
-import { createDefaultRegistry } from '../../../../plugins/devnet/engine/default-registry.js';
 import { Executor, type EngineConfig } from '../../../../plugins/devnet/engine/executor.js';
 import { buildGenesis, type GenesisOptions } from '../../../../plugins/devnet/engine/genesis.js';
 import type { BlockEnv, ExecuteOptions, ExecutionOutcome, SignedTx, StateReader } from '../../../../plugins/devnet/engine/types.js';
@@ -82,7 +81,7 @@ export class TestChain {
   now = NOW;
 
   constructor(config: EngineConfig = {}) {
-    this.executor = new Executor(createDefaultRegistry(), config);
+    this.executor = new Executor(config);
   }
 
   static withGenesis(options: Partial<GenesisOptions> = {}, config: EngineConfig = {}): TestChain {
