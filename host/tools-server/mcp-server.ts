@@ -78,13 +78,21 @@ export function createMcpServer(host: Host, transport: ToolTransport): McpServer
   return server;
 }
 
+/**
+ * A tool as a model reads it on every session (issue #29: the list must fit a model's context).
+ * Two things a client does not use are left out of the MCP listing only (`GET /tools` keeps
+ * them, and the invoker still enforces them, answering a clear error that names the argument):
+ * `maxLength` bounds, which guard the host against oversized strings and say nothing a model
+ * needs to form a call; and the destructive/idempotent hints of a read-only tool, which the MCP
+ * specification declares meaningful only when `readOnlyHint` is false.
+ */
 function toMcpTool(tool: ToolDefinition): Tool {
   const schemas = toolSchemas(tool);
   return {
     name: tool.name,
     title: tool.title,
     description: tool.description,
-    inputSchema: schemas.input as Tool['inputSchema'],
+    inputSchema: withoutLengthBounds(schemas.input) as Tool['inputSchema'],
     outputSchema: schemas.output as Tool['outputSchema'],
     // The hints only: the title is the tool's own (`title` above), not repeated in every listing.
     annotations: hintsOf(tool),
@@ -92,8 +100,14 @@ function toMcpTool(tool: ToolDefinition): Tool {
 }
 
 function hintsOf(tool: ToolDefinition): Tool['annotations'] {
-  const { title: _title, ...hints } = annotationsOf(tool);
-  return hints;
+  const { title: _title, destructiveHint, idempotentHint, ...hints } = annotationsOf(tool);
+  return hints.readOnlyHint ? hints : { ...hints, destructiveHint, idempotentHint };
+}
+
+function withoutLengthBounds(node: unknown): unknown {
+  if (Array.isArray(node)) return node.map(withoutLengthBounds);
+  if (typeof node !== 'object' || node === null) return node;
+  return Object.fromEntries(Object.entries(node).filter(([k, v]) => !(k === 'maxLength' && typeof v === 'number')).map(([k, v]) => [k, withoutLengthBounds(v)]));
 }
 
 type CallExtra = { signal: AbortSignal; sendRequest: RequestSender } & ProgressExtra;

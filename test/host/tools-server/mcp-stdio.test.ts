@@ -63,7 +63,13 @@ describe('MCP over stdio (chain-mcp)', function () {
       const echo = tools[0]!;
       assert.equal(echo.title, 'Echo text');
       // The title is the tool's own; the annotations carry the hints only (not the title again).
-      assert.deepEqual(echo.annotations, { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false });
+      // A read-only tool lists no destructive/idempotent hints: MCP defines them only when readOnlyHint is false.
+      assert.deepEqual(echo.annotations, { readOnlyHint: true, openWorldHint: false });
+      // Length bounds guard the host, not the model: left out of the listing, still enforced on calls.
+      assert.ok(!JSON.stringify(tools).includes('maxLength'), 'no maxLength in the MCP listing');
+      const tooLong = await session.client.callTool({ name: 'echo_text', arguments: { text: 'x'.repeat(10_001) } });
+      assert.equal(tooLong.isError, true, 'the bound still holds on a call');
+      assert.match(JSON.stringify(tooLong.content), /text/);
       assert.equal(echo.inputSchema.type, 'object');
       assert.equal((echo.inputSchema as { $schema?: unknown }).$schema, undefined);
       assert.deepEqual(echo.inputSchema.required, ['text']);
