@@ -30,7 +30,8 @@ describe('wallet, query, crypto and simulate tools over MCP stdio (chain-mcp)', 
         assert.ok(tool, `${name} listed`);
         assert.equal(tool.annotations?.readOnlyHint, capability === 'read', name);
         // Only transaction senders are destructive; local key and crypto tools change no state (README table).
-        assert.equal(tool.annotations?.destructiveHint, ['send_transaction', 'send_tokens'].includes(name), name);
+        // A read-only tool lists no destructive hint: MCP defines it only when readOnlyHint is false.
+        assert.equal(tool.annotations?.destructiveHint, capability === 'read' ? undefined : ['send_transaction', 'send_tokens'].includes(name), name);
         assert.equal(tool.outputSchema?.type, 'object', name);
       }
     });
