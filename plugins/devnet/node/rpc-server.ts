@@ -5,6 +5,7 @@ import { WebSocketServer } from 'ws';
 import { browserOriginAllowed, type HostHeaderAllowed, hostHeaderRefusal, httpServerOptions, type Logger, loopbackHostHeaderAllowed } from 'chainhost/plugin';
 import { rpcErrorBody, type DevnetRpc } from './devnet-rpc.js';
 import type { EventBus } from './event-bus.js';
+import { batchExceeds } from './json-batch-length.js';
 import { jsonText } from './json-text.js';
 import { argsFromUri, RPC_METHODS, WEBSOCKET_METHODS } from './rpc-params.js';
 import { BodyTooLargeError, rpcLimits, type RpcLimits } from './rpc-limits.js';
@@ -115,18 +116,17 @@ export class RpcServer {
   private async serveJsonRpc(req: http.IncomingMessage, res: http.ServerResponse): Promise<void> {
     let body: unknown;
     try {
-      body = JSON.parse((await readBody(req, this.limits.maxBodyBytes)).toString('utf8'));
+      const raw = await readBody(req, this.limits.maxBodyBytes);
+      // An over-cap batch is refused before it is parsed (json-batch-length.ts).
+      if (batchExceeds(raw, this.limits.maxBatchSize)) return this.refuseBatch(res);
+      body = JSON.parse(raw.toString('utf8'));
     } catch (err) {
       if (err instanceof BodyTooLargeError) return this.refuseBody(res);
       return send(res, 500, { jsonrpc: '2.0', id: null, error: { code: -32700, message: 'Parse error', data: `error unmarshaling request: ${(err as Error).message}` } });
     }
     const batch = Array.isArray(body);
     const requests = batch ? (body as unknown[]) : [body];
-    if (requests.length > this.limits.maxBatchSize) {
-      // PreChecksHandler answers this with WriteRPCResponseHTTP: HTTP 200, one error object without an id.
-      const data = `batch request exceeds maximum (${this.limits.maxBatchSize}) allowed number of requests`;
-      return send(res, 200, { jsonrpc: '2.0', error: { code: -32600, message: 'Invalid Request', data } });
-    }
+    if (requests.length > this.limits.maxBatchSize) return this.refuseBatch(res);
     const responses: unknown[] = [];
     for (const request of requests) {
       const r = request as { jsonrpc?: unknown; id?: unknown; method?: unknown; params?: unknown } | null;
@@ -147,6 +147,12 @@ export class RpcServer {
     }
     if (responses.length === 0) return sendText(res, 200, '');
     send(res, 200, batch ? responses : responses[0]);
+  }
+
+  /** PreChecksHandler answers an over-cap batch with WriteRPCResponseHTTP: HTTP 200, one error object without an id. */
+  private refuseBatch(res: http.ServerResponse): void {
+    const data = `batch request exceeds maximum (${this.limits.maxBatchSize}) allowed number of requests`;
+    send(res, 200, { jsonrpc: '2.0', error: { code: -32600, message: 'Invalid Request', data } });
   }
 
   /** CometBFT's PreChecksHandler: HTTP 400, `-32600` `error reading request body: http: request body too large`, no id. */
