@@ -80,6 +80,9 @@ export async function bootDashboardHost(options: DashboardHostOptions = {}): Pro
     await rm(home, { recursive: true, force: true });
     throw err;
   }
+  // As bootTestHost: a fresh home's BDS starts PGlite in the background, CPU the host's dry runs
+  // would otherwise share (a DEX flow's first dry run missed the wallet's 10 s deadline under load).
+  if (host.pluginNames().includes('bds')) await host.resolve((await import('../../../../plugins/bds/index.js')).BdsTokens.database).whenIndexing();
   const base = host.serverUrl('dashboard')!;
   return {
     host,
