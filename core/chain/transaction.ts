@@ -1,7 +1,5 @@
-import { sha256 } from '@noble/hashes/sha2.js';
-import { sha3_256 } from '@noble/hashes/sha3.js';
 import { canonicalJson, compactJson, type JsonObject, type JsonValue } from './canonical-json.js';
-import { bytesToHex, utf8Bytes } from './hashes.js';
+import { bytesToHex, sha256, sha3_256, utf8Bytes } from './hashes.js';
 import { isAddress, Wallet, type KeySource } from './keys.js';
 import { wrapRuntimeInts } from './value-codec.js';
 
