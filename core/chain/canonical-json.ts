@@ -149,6 +149,12 @@ function quoteLean(s: string, mode: WriteMode): string {
   return json;
 }
 
+/** A JSON string literal as Python's `json.dumps(s)` writes it (ensure_ascii). */
+export function asciiJsonString(s: string): string {
+  const json = JSON.stringify(s);
+  return NON_ASCII_TEST.test(json) ? json.replace(NON_ASCII, escapeUnit) : json;
+}
+
 function escapeUnit(c: string): string {
   return '\\u' + c.charCodeAt(0).toString(16).padStart(4, '0');
 }

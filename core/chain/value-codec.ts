@@ -1,4 +1,4 @@
-import { compactJson, formatJsonPath, type JsonObject, type JsonValue } from './canonical-json.js';
+import { asciiJsonString, compactJson, compareCodePoints, formatJsonPath, type JsonObject, type JsonValue } from './canonical-json.js';
 import { ChainDecimal } from './decimal.js';
 import { bytesToHex, pythonFromHex, utf8TextOrNull } from './hashes.js';
 import type { JsonPathSegment } from './json-parser.js';
@@ -208,7 +208,48 @@ function wrapEverywhere(v: JsonValue): JsonValue {
  * Timedeltas print as Python's str (upstream leaves them unhandled; chainhost's choice).
  */
 export function abciJsonText(value: ChainValue): string {
+  // Written straight from the values (every transaction's execution output comes through here);
+  // anything unusual goes the long way, through the tree and the checked writer.
+  try {
+    return writeAbci(value, 0);
+  } catch (err) {
+    if (err !== UNUSUAL) throw err;
+  }
   return compactJson(toAbciTree(value), { asciiOnly: true, sortKeys: true });
+}
+
+const UNUSUAL = Symbol('unusual');
+const MAX_ABCI_DEPTH = 1000;
+
+/** `compactJson(toAbciTree(v), {asciiOnly, sortKeys})` in one pass, for plain records, lists and the chain's scalars. */
+function writeAbci(v: ChainValue, depth: number): string {
+  if (depth > MAX_ABCI_DEPTH) throw UNUSUAL;
+  if (v === null) return 'null';
+  switch (typeof v) {
+    case 'string': return asciiJsonString(v);
+    case 'boolean': return v ? 'true' : 'false';
+    case 'bigint': return v.toString();
+    case 'object': break;
+    default: throw UNUSUAL;
+  }
+  if (v instanceof ChainDecimal || v instanceof ChainDatetime || v instanceof ChainTimedelta) return asciiJsonString(v.toString());
+  if (Array.isArray(v)) {
+    let out = '[';
+    for (let i = 0; i < v.length; i++) {
+      if (!(i in v)) throw UNUSUAL;
+      out += (i > 0 ? ',' : '') + writeAbci(v[i]!, depth + 1);
+    }
+    return out + ']';
+  }
+  const proto = Object.getPrototypeOf(v);
+  if (proto !== null && proto !== Object.prototype) throw UNUSUAL; // bytes and anything else: the long way
+  const keys = Object.keys(v).sort(compareCodePoints);
+  let out = '{';
+  for (let i = 0; i < keys.length; i++) {
+    const key = keys[i]!;
+    out += (i > 0 ? ',' : '') + asciiJsonString(key) + ':' + writeAbci((v as ChainRecord)[key]!, depth + 1);
+  }
+  return out + '}';
 }
 
 function toAbciTree(v: ChainValue): JsonValue {

@@ -111,4 +111,10 @@ describe('abciJsonText (ABCI JSON normalisation, encoding.md §4)', () => {
   it('sorts keys by code point', () => {
     assert.equal(abciJsonText(rec({ '\u{1F600}': 1n, '\uE000': 2n })), '{"\\ue000":2,"\\ud83d\\ude00":1}');
   });
+
+  it('writes nested records, lists, tolerated JS ints and bytes alike, and refuses what is not JSON', () => {
+    const v = rec({ b: [rec({ y: 1 as unknown as bigint, x: new TextEncoder().encode('ok') })], a: rec({ d: [true, null, 'x\n\u007f'], c: -(2n ** 70n) }) });
+    assert.equal(abciJsonText(v), '{"a":{"c":-1180591620717411303424,"d":[true,null,"x\\n\\u007f"]},"b":[{"x":"ok","y":1}]}');
+    assert.throws(() => abciJsonText(rec({ f: 1.5 as unknown as bigint })), /floats are not allowed/);
+  });
 });
