@@ -142,7 +142,11 @@ function writeLean(v: unknown, mode: WriteMode, depth: number): string {
   }
 }
 
+/** Printable ASCII without `"` and `\`: written as is in every mode. */
+const PLAIN_TEXT = /^[\x20\x21\x23-\x5b\x5d-\x7e]*$/;
+
 function quoteLean(s: string, mode: WriteMode): string {
+  if (PLAIN_TEXT.test(s)) return '"' + s + '"';
   const json = JSON.stringify(s);
   if (mode.ascii) return NON_ASCII_TEST.test(json) ? json.replace(NON_ASCII, escapeUnit) : json;
   if (hasLoneSurrogate(s)) throw REFUSED;
@@ -151,6 +155,7 @@ function quoteLean(s: string, mode: WriteMode): string {
 
 /** A JSON string literal as Python's `json.dumps(s)` writes it (ensure_ascii). */
 export function asciiJsonString(s: string): string {
+  if (PLAIN_TEXT.test(s)) return '"' + s + '"';
   const json = JSON.stringify(s);
   return NON_ASCII_TEST.test(json) ? json.replace(NON_ASCII, escapeUnit) : json;
 }

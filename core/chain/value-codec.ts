@@ -168,6 +168,20 @@ function wrapRuntimeInt(v: number | bigint): JsonValue {
   return b > MIN_I64 && b < MAX_I64 ? compactInt(b) : wrapper('__big_int__', b.toString());
 }
 
+/**
+ * Whether `wrapRuntimeInts` would change how `v` is written: an integer anywhere outside the
+ * int64 range it leaves bare, or a JS number beyond the exact range or -0 (which it turns
+ * into a bigint or 0). Without one, the JSON text of `v` and of its wrapped copy are the same.
+ */
+export function hasWideRuntimeInts(v: JsonValue): boolean {
+  if (typeof v === 'bigint') return !(v > MIN_I64 && v < MAX_I64);
+  if (typeof v === 'number') return Number.isInteger(v) && (!Number.isSafeInteger(v) || Object.is(v, -0));
+  if (v === null || typeof v !== 'object') return false;
+  if (Array.isArray(v)) return v.some(hasWideRuntimeInts);
+  for (const key of Object.keys(v)) if (hasWideRuntimeInts(v[key]!)) return true;
+  return false;
+}
+
 /** Python `encode()`'s integer pass on JSON: top level, dict values, list items directly in a dict. */
 export function wrapRuntimeInts(v: JsonValue): JsonValue {
   if (isInt(v)) return wrapRuntimeInt(v);
