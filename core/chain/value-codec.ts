@@ -45,6 +45,48 @@ export function wrapperKey(obj: JsonObject): string | undefined {
  * Non-integer JS numbers (legacy float state) become decimals through their shortest text.
  */
 export function decodeValue(json: unknown): ChainValue {
+  // Kwargs and state are nearly always plain: decode them without path bookkeeping, and let the
+  // checked decoder take anything else (and name the path of what it refuses).
+  try {
+    return decodePlain(json, 0);
+  } catch (err) {
+    if (err !== NOT_PLAIN) throw err;
+  }
+  return decodeChecked(json);
+}
+
+const NOT_PLAIN = Symbol('not plain');
+const MAX_PLAIN_DEPTH = 64;
+
+/** `decodeChecked` for strings, safe integers, booleans, null, lists, records and `__fixed__` text; NOT_PLAIN otherwise. */
+function decodePlain(v: unknown, depth: number): ChainValue {
+  if (v === null || typeof v === 'boolean' || typeof v === 'string' || typeof v === 'bigint') return v;
+  if (typeof v === 'number') {
+    if (Number.isSafeInteger(v)) return BigInt(v);
+    throw NOT_PLAIN;
+  }
+  if (depth > MAX_PLAIN_DEPTH) throw NOT_PLAIN;
+  if (v instanceof ChainDecimal || v instanceof ChainDatetime || v instanceof ChainTimedelta || v instanceof Uint8Array) return v;
+  if (Array.isArray(v)) return v.map((item) => decodePlain(item, depth + 1));
+  if (!isJsonObject(v)) throw NOT_PLAIN;
+  const keys = Object.keys(v);
+  for (const key of keys) {
+    if (!WRAPPERS.has(key)) continue;
+    // The first marker key decides (as in decodeChecked); only decimal text is decoded here.
+    const inner = v[key];
+    if (key !== '__fixed__' || typeof inner !== 'string') throw NOT_PLAIN;
+    try {
+      return ChainDecimal.parse(inner);
+    } catch {
+      throw NOT_PLAIN;
+    }
+  }
+  const out = chainRecord();
+  for (const key of keys) out[key] = decodePlain(v[key], depth + 1);
+  return out;
+}
+
+function decodeChecked(json: unknown): ChainValue {
   const path: JsonPathSegment[] = [];
   const fail = (reason: string): never => { throw new ValueCodecError(formatJsonPath(path), reason); };
   const toInt = (v: unknown, what: string): bigint => {

@@ -82,8 +82,8 @@ class SerdeReader {
       case 0x74: return this.ident('true', true);
       case 0x66: return this.ident('false', false);
       case 0x22: this.i++; return this.string();
-      case 0x5b: return this.nested(() => this.array());
-      case 0x7b: return this.nested(() => this.object());
+      case 0x5b: return this.nested(false);
+      case 0x7b: return this.nested(true);
       case 0x2d: this.i++; return this.number(false);
       default:
         if (c >= 0x30 && c <= 0x39) return this.number(true);
@@ -91,10 +91,10 @@ class SerdeReader {
     }
   }
 
-  private nested(parse: () => SerdeValue): SerdeValue {
+  private nested(object: boolean): SerdeValue {
     if (--this.remainingDepth === 0) this.peekError('recursion limit exceeded');
     this.i++;
-    const v = parse();
+    const v = object ? this.object() : this.array();
     this.remainingDepth++;
     return v;
   }
