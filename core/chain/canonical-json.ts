@@ -59,6 +59,26 @@ export function compareCodePoints(a: string, b: string): number {
   return a.length - b.length;
 }
 
+/**
+ * Sorts object keys by code point, in place. The few keys of an object are insertion-sorted:
+ * `Array.prototype.sort` allocates scratch space on every call, which for the JSON of every
+ * transaction made it the largest source of garbage. Keys are unique, so any sort gives the
+ * same order.
+ */
+export function sortKeysByCodePoint(keys: string[]): string[] {
+  if (keys.length > 32) return keys.sort(compareCodePoints);
+  for (let i = 1; i < keys.length; i++) {
+    const key = keys[i]!;
+    let j = i - 1;
+    while (j >= 0 && compareCodePoints(keys[j]!, key) > 0) {
+      keys[j + 1] = keys[j]!;
+      j--;
+    }
+    keys[j + 1] = key;
+  }
+  return keys;
+}
+
 /** Moves surrogates (astral characters) above U+E000..U+FFFF; order elsewhere is unchanged. */
 function rank(unit: number): number {
   if (unit < 0xd800) return unit;
@@ -129,7 +149,7 @@ function writeLean(v: unknown, mode: WriteMode, depth: number): string {
       }
       if (!isPlainObject(v)) throw REFUSED;
       const keys = Object.keys(v);
-      if (mode.sortKeys) keys.sort(compareCodePoints);
+      if (mode.sortKeys) sortKeysByCodePoint(keys);
       let out = '{';
       for (let i = 0; i < keys.length; i++) {
         const key = keys[i]!;
@@ -214,7 +234,7 @@ function writeChecked(value: JsonValue, mode: WriteMode): string {
         }
         {
           const keys = Object.keys(v);
-          if (mode.sortKeys) keys.sort(compareCodePoints);
+          if (mode.sortKeys) sortKeysByCodePoint(keys);
           out.push('{');
           keys.forEach((key, i) => {
             if (i > 0) out.push(',');

@@ -1,4 +1,4 @@
-import { asciiJsonString, compactJson, compareCodePoints, formatJsonPath, type JsonObject, type JsonValue } from './canonical-json.js';
+import { asciiJsonString, compactJson, formatJsonPath, sortKeysByCodePoint, type JsonObject, type JsonValue } from './canonical-json.js';
 import { ChainDecimal } from './decimal.js';
 import { bytesToHex, pythonFromHex, utf8TextOrNull } from './hashes.js';
 import type { JsonPathSegment } from './json-parser.js';
@@ -299,7 +299,7 @@ function writeAbci(v: ChainValue, depth: number): string {
   }
   const proto = Object.getPrototypeOf(v);
   if (proto !== null && proto !== Object.prototype) throw UNUSUAL; // bytes and anything else: the long way
-  const keys = Object.keys(v).sort(compareCodePoints);
+  const keys = sortKeysByCodePoint(Object.keys(v));
   let out = '{';
   for (let i = 0; i < keys.length; i++) {
     const key = keys[i]!;
