@@ -174,6 +174,9 @@ export function encodeValue(value: ChainValue, scope: BigIntScope = 'runtime'): 
  * JS objects list integer-like keys first, ascending; Python would keep them where inserted).
  */
 export function runtimeJsonText(value: ChainValue): string {
+  // The two values every transaction writes (a balance, a nonce), without the tree between.
+  if (typeof value === 'bigint') return value > MIN_I64 && value < MAX_I64 ? value.toString() : `{"__big_int__":"${value}"}`;
+  if (value instanceof ChainDecimal) return `{"__fixed__":${asciiJsonString(value.toFixedWrapperString())}}`;
   return compactJson(encodeValue(value, 'runtime'), { asciiOnly: true, sortKeys: false });
 }
 
