@@ -59,6 +59,26 @@ export function compareCodePoints(a: string, b: string): number {
   return a.length - b.length;
 }
 
+/**
+ * Sorts object keys by code point, in place. The few keys of an object are insertion-sorted:
+ * `Array.prototype.sort` allocates scratch space on every call, which for the JSON of every
+ * transaction made it the largest source of garbage. Keys are unique, so any sort gives the
+ * same order.
+ */
+export function sortKeysByCodePoint(keys: string[]): string[] {
+  if (keys.length > 32) return keys.sort(compareCodePoints);
+  for (let i = 1; i < keys.length; i++) {
+    const key = keys[i]!;
+    let j = i - 1;
+    while (j >= 0 && compareCodePoints(keys[j]!, key) > 0) {
+      keys[j + 1] = keys[j]!;
+      j--;
+    }
+    keys[j + 1] = key;
+  }
+  return keys;
+}
+
 /** Moves surrogates (astral characters) above U+E000..U+FFFF; order elsewhere is unchanged. */
 function rank(unit: number): number {
   if (unit < 0xd800) return unit;
@@ -84,7 +104,87 @@ export function compactJson(value: JsonValue, options: { asciiOnly: boolean; sor
   return write(value, { canonical: false, ascii: options.asciiOnly, sortKeys: options.sortKeys });
 }
 
+/**
+ * Writes `value`: a lean writer first (no path bookkeeping — every transaction's execution
+ * output, state values and signed payload go through here), and only when that meets
+ * something it would refuse, the checked writer below, which names the path and the reason.
+ * Both accept and refuse exactly the same values and write the same text.
+ */
 function write(value: JsonValue, mode: WriteMode): string {
+  try {
+    return writeLean(value, mode, 0);
+  } catch (err) {
+    if (err !== REFUSED) throw err;
+  }
+  return writeChecked(value, mode);
+}
+
+/** What the lean writer throws at anything the checked writer refuses. */
+const REFUSED = Symbol('refused');
+const NON_ASCII_TEST = /[\u007f-\uffff]/;
+
+function writeLean(v: unknown, mode: WriteMode, depth: number): string {
+  if (depth > (mode.canonical ? MAX_CANONICAL_DEPTH : MAX_DEPTH)) throw REFUSED;
+  switch (typeof v) {
+    case 'string':
+      return quoteLean(v, mode);
+    case 'boolean':
+      return v ? 'true' : 'false';
+    case 'number':
+      // Finite, integral, not -0 and exact: what the checked writer lets through.
+      if (!Number.isSafeInteger(v) || Object.is(v, -0)) throw REFUSED;
+      return String(v);
+    case 'bigint':
+      if (mode.canonical && (v < MIN_I64 || v > MAX_U64)) throw REFUSED;
+      return v.toString();
+    case 'object': {
+      if (v === null) return 'null';
+      if (Array.isArray(v)) {
+        let out = '[';
+        for (let i = 0; i < v.length; i++) {
+          if (!(i in v)) throw REFUSED;
+          out += (i > 0 ? ',' : '') + writeLean(v[i], mode, depth + 1);
+        }
+        return out + ']';
+      }
+      if (!isPlainObject(v)) throw REFUSED;
+      const keys = Object.keys(v);
+      if (mode.sortKeys) sortKeysByCodePoint(keys);
+      let out = '{';
+      for (let i = 0; i < keys.length; i++) {
+        const key = keys[i]!;
+        out += (i > 0 ? ',' : '') + quoteLean(key, mode) + ':' + writeLean((v as Record<string, unknown>)[key], mode, depth + 1);
+      }
+      return out + '}';
+    }
+    default:
+      throw REFUSED;
+  }
+}
+
+/** Printable ASCII without `"` and `\`: written as is in every mode. */
+const PLAIN_TEXT = /^[\x20\x21\x23-\x5b\x5d-\x7e]*$/;
+
+function quoteLean(s: string, mode: WriteMode): string {
+  if (PLAIN_TEXT.test(s)) return '"' + s + '"';
+  const json = JSON.stringify(s);
+  if (mode.ascii) return NON_ASCII_TEST.test(json) ? json.replace(NON_ASCII, escapeUnit) : json;
+  if (hasLoneSurrogate(s)) throw REFUSED;
+  return json;
+}
+
+/** A JSON string literal as Python's `json.dumps(s)` writes it (ensure_ascii). */
+export function asciiJsonString(s: string): string {
+  if (PLAIN_TEXT.test(s)) return '"' + s + '"';
+  const json = JSON.stringify(s);
+  return NON_ASCII_TEST.test(json) ? json.replace(NON_ASCII, escapeUnit) : json;
+}
+
+function escapeUnit(c: string): string {
+  return '\\u' + c.charCodeAt(0).toString(16).padStart(4, '0');
+}
+
+function writeChecked(value: JsonValue, mode: WriteMode): string {
   const out: string[] = [];
   const path: JsonPathSegment[] = [];
   const refuse = (reason: string): never => {
@@ -134,7 +234,7 @@ function write(value: JsonValue, mode: WriteMode): string {
         }
         {
           const keys = Object.keys(v);
-          if (mode.sortKeys) keys.sort(compareCodePoints);
+          if (mode.sortKeys) sortKeysByCodePoint(keys);
           out.push('{');
           keys.forEach((key, i) => {
             if (i > 0) out.push(',');

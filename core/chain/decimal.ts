@@ -20,6 +20,13 @@ export class DecimalOverflowError extends RangeError {
   }
 }
 
+/**
+ * Plain texts by value: every execution output, event and reward prints the same few amounts
+ * (fees, rewards, balances just written), each time from a new instance.
+ */
+const plainTexts = new Map<bigint, string>();
+const PLAIN_TEXTS_SIZE = 4096;
+
 export class ChainDecimal {
   /** The value times 10^30, truncated toward zero. */
   readonly scaled: bigint;
@@ -126,6 +133,16 @@ export class ChainDecimal {
 
   /** ABCI JSON normalisation and tool outputs: plain fixed-point, no exponent, "-0" → "0" ("1000", "0.0000001"). */
   toString(): string {
+    let text = plainTexts.get(this.scaled);
+    if (text === undefined) {
+      text = this.plainText();
+      if (plainTexts.size >= PLAIN_TEXTS_SIZE) plainTexts.clear();
+      plainTexts.set(this.scaled, text);
+    }
+    return text;
+  }
+
+  private plainText(): string {
     const negative = this.scaled < 0n;
     const abs = negative ? -this.scaled : this.scaled;
     const whole = abs / SCALE;

@@ -1,9 +1,7 @@
-import { sha256 } from '@noble/hashes/sha2.js';
-import { sha3_256 } from '@noble/hashes/sha3.js';
 import { canonicalJson, compactJson, type JsonObject, type JsonValue } from './canonical-json.js';
-import { bytesToHex, utf8Bytes } from './hashes.js';
+import { bytesToHex, sha256, sha3_256, utf8Bytes } from './hashes.js';
 import { isAddress, Wallet, type KeySource } from './keys.js';
-import { wrapRuntimeInts } from './value-codec.js';
+import { hasWideRuntimeInts, wrapRuntimeInts } from './value-codec.js';
 
 /**
  * The signed transaction (transactions.md): canonical payload → Ed25519 signature → canonical
@@ -144,6 +142,7 @@ export function executionHash(tx: SignedTransaction, bMeta: BlockMeta): string {
   whole['metadata'] = tx.metadata as unknown as JsonObject;
   whole['payload'] = tx.payload as unknown as JsonObject;
   // Sorting while writing equals Python's sort-then-encode; the int pass is order-independent.
-  const text = compactJson(wrapRuntimeInts(whole), { asciiOnly: true, sortKeys: true });
+  // The int pass copies the whole transaction; it changes the text only when an int is wide.
+  const text = compactJson(hasWideRuntimeInts(whole) ? wrapRuntimeInts(whole) : whole, { asciiOnly: true, sortKeys: true });
   return bytesToHex(sha3_256(new TextEncoder().encode(text)));
 }

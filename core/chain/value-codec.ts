@@ -1,4 +1,4 @@
-import { compactJson, formatJsonPath, type JsonObject, type JsonValue } from './canonical-json.js';
+import { asciiJsonString, compactJson, formatJsonPath, sortKeysByCodePoint, type JsonObject, type JsonValue } from './canonical-json.js';
 import { ChainDecimal } from './decimal.js';
 import { bytesToHex, pythonFromHex, utf8TextOrNull } from './hashes.js';
 import type { JsonPathSegment } from './json-parser.js';
@@ -45,6 +45,48 @@ export function wrapperKey(obj: JsonObject): string | undefined {
  * Non-integer JS numbers (legacy float state) become decimals through their shortest text.
  */
 export function decodeValue(json: unknown): ChainValue {
+  // Kwargs and state are nearly always plain: decode them without path bookkeeping, and let the
+  // checked decoder take anything else (and name the path of what it refuses).
+  try {
+    return decodePlain(json, 0);
+  } catch (err) {
+    if (err !== NOT_PLAIN) throw err;
+  }
+  return decodeChecked(json);
+}
+
+const NOT_PLAIN = Symbol('not plain');
+const MAX_PLAIN_DEPTH = 64;
+
+/** `decodeChecked` for strings, safe integers, booleans, null, lists, records and `__fixed__` text; NOT_PLAIN otherwise. */
+function decodePlain(v: unknown, depth: number): ChainValue {
+  if (v === null || typeof v === 'boolean' || typeof v === 'string' || typeof v === 'bigint') return v;
+  if (typeof v === 'number') {
+    if (Number.isSafeInteger(v)) return BigInt(v);
+    throw NOT_PLAIN;
+  }
+  if (depth > MAX_PLAIN_DEPTH) throw NOT_PLAIN;
+  if (v instanceof ChainDecimal || v instanceof ChainDatetime || v instanceof ChainTimedelta || v instanceof Uint8Array) return v;
+  if (Array.isArray(v)) return v.map((item) => decodePlain(item, depth + 1));
+  if (!isJsonObject(v)) throw NOT_PLAIN;
+  const keys = Object.keys(v);
+  for (const key of keys) {
+    if (!WRAPPERS.has(key)) continue;
+    // The first marker key decides (as in decodeChecked); only decimal text is decoded here.
+    const inner = v[key];
+    if (key !== '__fixed__' || typeof inner !== 'string') throw NOT_PLAIN;
+    try {
+      return ChainDecimal.parse(inner);
+    } catch {
+      throw NOT_PLAIN;
+    }
+  }
+  const out = chainRecord();
+  for (const key of keys) out[key] = decodePlain(v[key], depth + 1);
+  return out;
+}
+
+function decodeChecked(json: unknown): ChainValue {
   const path: JsonPathSegment[] = [];
   const fail = (reason: string): never => { throw new ValueCodecError(formatJsonPath(path), reason); };
   const toInt = (v: unknown, what: string): bigint => {
@@ -132,6 +174,9 @@ export function encodeValue(value: ChainValue, scope: BigIntScope = 'runtime'): 
  * JS objects list integer-like keys first, ascending; Python would keep them where inserted).
  */
 export function runtimeJsonText(value: ChainValue): string {
+  // The two values every transaction writes (a balance, a nonce), without the tree between.
+  if (typeof value === 'bigint') return value > MIN_I64 && value < MAX_I64 ? value.toString() : `{"__big_int__":"${value}"}`;
+  if (value instanceof ChainDecimal) return `{"__fixed__":${asciiJsonString(value.toFixedWrapperString())}}`;
   return compactJson(encodeValue(value, 'runtime'), { asciiOnly: true, sortKeys: false });
 }
 
@@ -166,6 +211,20 @@ function compactInt(v: bigint): number | bigint {
 function wrapRuntimeInt(v: number | bigint): JsonValue {
   const b = BigInt(v);
   return b > MIN_I64 && b < MAX_I64 ? compactInt(b) : wrapper('__big_int__', b.toString());
+}
+
+/**
+ * Whether `wrapRuntimeInts` would change how `v` is written: an integer anywhere outside the
+ * int64 range it leaves bare, or a JS number beyond the exact range or -0 (which it turns
+ * into a bigint or 0). Without one, the JSON text of `v` and of its wrapped copy are the same.
+ */
+export function hasWideRuntimeInts(v: JsonValue): boolean {
+  if (typeof v === 'bigint') return !(v > MIN_I64 && v < MAX_I64);
+  if (typeof v === 'number') return Number.isInteger(v) && (!Number.isSafeInteger(v) || Object.is(v, -0));
+  if (v === null || typeof v !== 'object') return false;
+  if (Array.isArray(v)) return v.some(hasWideRuntimeInts);
+  for (const key of Object.keys(v)) if (hasWideRuntimeInts(v[key]!)) return true;
+  return false;
 }
 
 /** Python `encode()`'s integer pass on JSON: top level, dict values, list items directly in a dict. */
@@ -208,7 +267,48 @@ function wrapEverywhere(v: JsonValue): JsonValue {
  * Timedeltas print as Python's str (upstream leaves them unhandled; chainhost's choice).
  */
 export function abciJsonText(value: ChainValue): string {
+  // Written straight from the values (every transaction's execution output comes through here);
+  // anything unusual goes the long way, through the tree and the checked writer.
+  try {
+    return writeAbci(value, 0);
+  } catch (err) {
+    if (err !== UNUSUAL) throw err;
+  }
   return compactJson(toAbciTree(value), { asciiOnly: true, sortKeys: true });
+}
+
+const UNUSUAL = Symbol('unusual');
+const MAX_ABCI_DEPTH = 1000;
+
+/** `compactJson(toAbciTree(v), {asciiOnly, sortKeys})` in one pass, for plain records, lists and the chain's scalars. */
+function writeAbci(v: ChainValue, depth: number): string {
+  if (depth > MAX_ABCI_DEPTH) throw UNUSUAL;
+  if (v === null) return 'null';
+  switch (typeof v) {
+    case 'string': return asciiJsonString(v);
+    case 'boolean': return v ? 'true' : 'false';
+    case 'bigint': return v.toString();
+    case 'object': break;
+    default: throw UNUSUAL;
+  }
+  if (v instanceof ChainDecimal || v instanceof ChainDatetime || v instanceof ChainTimedelta) return asciiJsonString(v.toString());
+  if (Array.isArray(v)) {
+    let out = '[';
+    for (let i = 0; i < v.length; i++) {
+      if (!(i in v)) throw UNUSUAL;
+      out += (i > 0 ? ',' : '') + writeAbci(v[i]!, depth + 1);
+    }
+    return out + ']';
+  }
+  const proto = Object.getPrototypeOf(v);
+  if (proto !== null && proto !== Object.prototype) throw UNUSUAL; // bytes and anything else: the long way
+  const keys = sortKeysByCodePoint(Object.keys(v));
+  let out = '{';
+  for (let i = 0; i < keys.length; i++) {
+    const key = keys[i]!;
+    out += (i > 0 ? ',' : '') + asciiJsonString(key) + ':' + writeAbci((v as ChainRecord)[key]!, depth + 1);
+  }
+  return out + '}';
 }
 
 function toAbciTree(v: ChainValue): JsonValue {

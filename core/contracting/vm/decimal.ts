@@ -166,7 +166,7 @@ export class VmDecimal {
 
   /** Plain text, trailing zeros trimmed: storage, fixtures, `__fixed__` (`1000`, `0.0000001`). */
   toString(): string {
-    return (this.text ??= plainText(this.scaled));
+    return (this.text ??= sharedPlainText(this.scaled));
   }
 
   /** Python `str(Decimal)` of the normalized value: engineering notation (`1E+3`, `1234.5`). */
@@ -199,6 +199,23 @@ function isqrt(value: bigint): bigint {
 
 function trimZeros(fraction: string): string {
   return fraction.replace(/0+$/, '');
+}
+
+/**
+ * Plain texts by value, shared across instances: a balance written by one transaction is read
+ * (and metered by its text length) by the next as a new instance of the same value.
+ */
+const plainTexts = new Map<bigint, string>();
+const PLAIN_TEXTS_SIZE = 4096;
+
+function sharedPlainText(scaled: bigint): string {
+  let text = plainTexts.get(scaled);
+  if (text === undefined) {
+    text = plainText(scaled);
+    if (plainTexts.size >= PLAIN_TEXTS_SIZE) plainTexts.clear();
+    plainTexts.set(scaled, text);
+  }
+  return text;
 }
 
 function plainText(scaled: bigint): string {

@@ -37,9 +37,16 @@ function contracting(d: PyDec): ChainDecimal {
   return ChainDecimal.parse(d.toFixed());
 }
 
+/** The last int or text converted: the chi rate, read by every transaction, is usually the same int. */
+let lastConverted: { from: bigint | string; to: ChainDecimal } | undefined;
+
 function asChainDecimal(v: ChainValue): ChainDecimal {
   if (v instanceof ChainDecimal) return v;
-  return contracting(py(v));
+  if (typeof v !== 'bigint' && typeof v !== 'string') return contracting(py(v));
+  if (lastConverted?.from === v) return lastConverted.to;
+  const to = contracting(py(v));
+  lastConverted = { from: v, to };
+  return to;
 }
 
 export interface RewardSplit {

@@ -22,6 +22,8 @@ export class BlockLogCorruptError extends Error {
 const CHUNK = 4 * 1024 * 1024;
 const TAB = 0x09;
 const NEWLINE = 0x0a;
+/** `\t` + 16 hex + `\n`. */
+const TAIL_LENGTH = 18;
 
 export class BlockLog {
   private fd: number;
@@ -89,8 +91,12 @@ export class BlockLog {
 
   /** Appends one record; when this returns (with fsync on) the record survives a crash. */
   append(record: unknown): BlockLogEntry {
-    const json = JSON.stringify(record);
-    const line = Buffer.from(`${json}\t${checksum(json)}\n`, 'utf8');
+    // One UTF-8 encoding of the (large) record into the line buffer, hashed there and written as is.
+    const text = JSON.stringify(record);
+    const size = Buffer.byteLength(text, 'utf8');
+    const line = Buffer.allocUnsafe(size + TAIL_LENGTH);
+    line.write(text, 0, 'utf8');
+    line.write(`\t${checksum(line.subarray(0, size))}\n`, size, 'latin1');
     const offset = this.end;
     try {
       let written = 0;
@@ -135,7 +141,7 @@ export class BlockLog {
   }
 }
 
-function checksum(json: string): string {
+function checksum(json: string | Buffer): string {
   return createHash('sha256').update(json).digest('hex').slice(0, 16);
 }
 

@@ -81,8 +81,9 @@ export function executionOutput(input: ExecutionOutputInput): { text: string; ev
 
 function eventValue(e: ContractEvent): ChainRecord {
   return chainRecord([
-    ['caller', e.caller], ['contract', e.contract], ['data', chainRecord(Object.entries(e.data))],
-    ['data_indexed', chainRecord(Object.entries(e.data_indexed))], ['event', e.event], ['signer', e.signer],
+    // The event's own records: the output is only written from them, never changed.
+    ['caller', e.caller], ['contract', e.contract], ['data', e.data],
+    ['data_indexed', e.data_indexed], ['event', e.event], ['signer', e.signer],
   ]);
 }
 

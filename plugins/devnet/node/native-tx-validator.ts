@@ -42,7 +42,6 @@ export function decodeAndValidateNative(raw: Uint8Array, options: NativeTxOption
 
 /** `decode_transaction_bytes_impl` (lib.rs 113-133): UTF-8 → hex → UTF-8 → serde_json → payload cross-check. */
 function decodeTransactionBytes(raw: Uint8Array): SerdeValue {
-  const decodeFail = (message: string): never => { throw new NativeTxError(message, 'decode'); };
   const utf8Problem = rustUtf8Error(raw);
   if (utf8Problem) decodeFail(utf8Problem);
   const decoded = rustHexDecode(raw);
@@ -106,9 +105,17 @@ function indexOfAscii(bytes: Uint8Array, needle: string): number {
   return -1;
 }
 
+// Module-level, not per-call closures: CheckTx runs for every transaction.
+function decodeFail(message: string): never {
+  throw new NativeTxError(message, 'decode');
+}
+
+function fail(message: string): never {
+  throw new NativeTxError(message, 'validate');
+}
+
 /** `validate_transaction_static_impl` (lib.rs 135-221), in its order. */
 function validateStatic(txValue: SerdeValue, chainId: string): SignedTransaction {
-  const fail = (message: string): never => { throw new NativeTxError(message, 'validate'); };
   if (!isObject(txValue)) return fail(WRONGLY_FORMATTED);
   const metadataValue = txValue['metadata'];
   if (metadataValue === undefined || !isObject(metadataValue)) return fail('Metadata is missing');

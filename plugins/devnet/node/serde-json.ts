@@ -38,7 +38,17 @@ class SerdeReader {
   private i = 0;
   private remainingDepth = RECURSION_LIMIT;
 
-  constructor(private readonly b: Uint8Array) {}
+  /** The same bytes as a Buffer view: ASCII runs decode without a subarray per string. */
+  private readonly text: Buffer;
+
+  constructor(private readonly b: Uint8Array) {
+    this.text = Buffer.from(b.buffer, b.byteOffset, b.byteLength);
+  }
+
+  /** The bytes `start..end` as text (ASCII directly; otherwise UTF-8, which CheckTx has already validated). */
+  private slice(start: number, end: number, ascii: boolean): string {
+    return ascii ? this.text.toString('latin1', start, end) : utf8.decode(this.b.subarray(start, end));
+  }
 
   document(): SerdeValue {
     const value = this.value();
@@ -82,8 +92,8 @@ class SerdeReader {
       case 0x74: return this.ident('true', true);
       case 0x66: return this.ident('false', false);
       case 0x22: this.i++; return this.string();
-      case 0x5b: return this.nested(() => this.array());
-      case 0x7b: return this.nested(() => this.object());
+      case 0x5b: return this.nested(false);
+      case 0x7b: return this.nested(true);
       case 0x2d: this.i++; return this.number(false);
       default:
         if (c >= 0x30 && c <= 0x39) return this.number(true);
@@ -91,10 +101,10 @@ class SerdeReader {
     }
   }
 
-  private nested(parse: () => SerdeValue): SerdeValue {
+  private nested(object: boolean): SerdeValue {
     if (--this.remainingDepth === 0) this.peekError('recursion limit exceeded');
     this.i++;
-    const v = parse();
+    const v = object ? this.object() : this.array();
     this.remainingDepth++;
     return v;
   }
@@ -157,25 +167,31 @@ class SerdeReader {
 
   /** After the opening quote. */
   private string(): string {
-    const parts: string[] = [];
+    let out = '';
     let chunk = this.i;
+    let ascii = true;
     for (;;) {
       const c = this.b[this.i];
       if (c === undefined) this.error('EOF while parsing a string');
       if (c === 0x22) {
-        parts.push(utf8.decode(this.b.subarray(chunk, this.i)));
+        out += this.slice(chunk, this.i, ascii);
         this.i++;
-        return parts.join('');
+        return out;
       }
       if (c < 0x20) {
         this.i++;
         this.error('control character (\\u0000-\\u001F) found while parsing a string');
       }
-      if (c !== 0x5c) { this.i++; continue; }
-      parts.push(utf8.decode(this.b.subarray(chunk, this.i)));
+      if (c !== 0x5c) {
+        if (c >= 0x80) ascii = false;
+        this.i++;
+        continue;
+      }
+      out += this.slice(chunk, this.i, ascii);
       this.i++;
-      parts.push(this.escape());
+      out += this.escape();
       chunk = this.i;
+      ascii = true;
     }
   }
 

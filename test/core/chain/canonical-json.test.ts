@@ -1,5 +1,6 @@
 import assert from 'node:assert/strict';
 import {
+  sortKeysByCodePoint,
   CanonicalJsonError,
   canonicalJson,
   compactJson,
@@ -163,5 +164,21 @@ describe('parseCanonical (the node decoder)', () => {
 
   it('reports syntax errors with Python JSONDecodeError text', () => {
     assert.throws(() => parseCanonical('{"a" 1}'), (err: unknown) => err instanceof JsonSyntaxError && err.message === "Expecting ':' delimiter: line 1 column 6 (char 5)");
+  });
+});
+
+describe('sortKeysByCodePoint', () => {
+  it('orders few and many keys by code point, astral characters after U+E000..U+FFFF', () => {
+    const few = ['b', '\u{1F600}', '\uE000', 'a', 'é', 'B'];
+    assert.deepEqual(sortKeysByCodePoint([...few]), ['B', 'a', 'b', 'é', '\uE000', '\u{1F600}']);
+    const many = Array.from({ length: 40 }, (_, i) => (i % 3 === 0 ? '\u{1F600}' : i % 3 === 1 ? '\uE000' : 'k') + String(39 - i).padStart(2, '0'));
+    const expected = [...many].sort((a, b) => {
+      const x = [...a].map((c) => c.codePointAt(0)!);
+      const y = [...b].map((c) => c.codePointAt(0)!);
+      for (let i = 0; i < Math.min(x.length, y.length); i++) if (x[i] !== y[i]) return x[i]! - y[i]!;
+      return x.length - y.length;
+    });
+    assert.deepEqual(sortKeysByCodePoint([...many]), expected);
+    assert.deepEqual(sortKeysByCodePoint(many.slice(0, 20)), expected.filter((k) => many.slice(0, 20).includes(k)));
   });
 });

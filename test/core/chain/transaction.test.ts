@@ -1,6 +1,8 @@
 import assert from 'node:assert/strict';
-import { parseCanonical, parseJsonExact, type JsonObject } from '../../../core/chain/canonical-json.js';
+import { compactJson, parseCanonical, parseJsonExact, type JsonObject } from '../../../core/chain/canonical-json.js';
+import { sha3Hex } from '../../../core/chain/hashes.js';
 import { sign } from '../../../core/chain/keys.js';
+import { wrapRuntimeInts } from '../../../core/chain/value-codec.js';
 import {
   canonicalPayload,
   cometTxHash,
@@ -83,6 +85,19 @@ describe('execution hash (§5)', () => {
     const tx = signTransaction(transfer, SEED_SEQ);
     const bMeta = { chain_id: 'xian-local', hash: 'ab'.repeat(32), height: 7, nanos: 1710000000123000000n };
     assert.equal(executionHash(tx, bMeta), 'b676999c81a997efa19dfe86065ff51acb8fe1bcb0a0e14f47fa4b1cb89533d4');
+  });
+
+  it('hashes the runtime encoding: ints beyond int64 wrapped as __big_int__ where Python wraps them, others bare', () => {
+    const bMeta = { chain_id: 'xian-local', hash: 'ab'.repeat(32), height: 7, nanos: 1710000000123000000n };
+    // The runtime encoding written out in full: the int pass, then sorted, compact, ASCII-escaped text.
+    const reference = (tx: ReturnType<typeof signTransaction>) => sha3Hex(compactJson(
+      wrapRuntimeInts({ b_meta: bMeta, metadata: tx.metadata, payload: tx.payload } as unknown as JsonObject), { asciiOnly: true, sortKeys: true }));
+    const wide = signTransaction({ ...transfer, kwargs: { amount: 18446744073709551615n, list: [9223372036854775807n, 5], nested: [[-5]], memo: 'é' } as unknown as JsonObject }, SEED_SEQ);
+    const text = compactJson(wrapRuntimeInts(wide.payload as unknown as JsonObject), { asciiOnly: true, sortKeys: true });
+    assert.match(text, /"amount":\{"__big_int__":"18446744073709551615"\}.*"list":\[\{"__big_int__":"9223372036854775807"\},5\],"memo":"\\u00e9","nested":\[\[-5\]\]/);
+    assert.equal(executionHash(wide, bMeta), reference(wide));
+    const plain = signTransaction(transfer, SEED_SEQ);
+    assert.equal(executionHash(plain, bMeta), reference(plain));
   });
 });
 

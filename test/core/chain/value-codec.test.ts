@@ -85,6 +85,18 @@ describe('encodeValue (values → runtime wrappers)', () => {
       assert.deepEqual(encodeValue([2n ** 70n]), [2n ** 70n], 'a top-level list is left alone');
     });
 
+    it('runtime: a bare int or decimal as the state stores it', () => {
+      const cases: Array<[ChainValue, string]> = [
+        [5n, '5'], [-(2n ** 63n) + 1n, '-9223372036854775807'], [2n ** 63n - 1n, '{"__big_int__":"9223372036854775807"}'],
+        [-(2n ** 63n), '{"__big_int__":"-9223372036854775808"}'], [dec('100'), '{"__fixed__":"1E+2"}'], [dec('-0.0000001'), '{"__fixed__":"-1E-7"}'],
+        [dec('999998.194'), '{"__fixed__":"999998.194"}'],
+      ];
+      for (const [v, text] of cases) {
+        assert.equal(runtimeJsonText(v), text);
+        assert.equal(runtimeJsonText(v), compactJson(encodeValue(v, 'runtime'), { asciiOnly: true, sortKeys: false }));
+      }
+    });
+
     it('wire: every integer outside the JS safe range, at any depth', () => {
       const v = rec({ a: [[2n ** 53n]], b: 2n ** 53n - 1n });
       assert.equal(canonicalJson(encodeValue(v, 'wire')), '{"a":[[{"__big_int__":"9007199254740992"}]],"b":9007199254740991}');
@@ -110,5 +122,11 @@ describe('abciJsonText (ABCI JSON normalisation, encoding.md §4)', () => {
 
   it('sorts keys by code point', () => {
     assert.equal(abciJsonText(rec({ '\u{1F600}': 1n, '\uE000': 2n })), '{"\\ue000":2,"\\ud83d\\ude00":1}');
+  });
+
+  it('writes nested records, lists, tolerated JS ints and bytes alike, and refuses what is not JSON', () => {
+    const v = rec({ b: [rec({ y: 1 as unknown as bigint, x: new TextEncoder().encode('ok') })], a: rec({ d: [true, null, 'x\n\u007f'], c: -(2n ** 70n) }) });
+    assert.equal(abciJsonText(v), '{"a":{"c":-1180591620717411303424,"d":[true,null,"x\\n\\u007f"]},"b":[{"x":"ok","y":1}]}');
+    assert.throws(() => abciJsonText(rec({ f: 1.5 as unknown as bigint })), /floats are not allowed/);
   });
 });

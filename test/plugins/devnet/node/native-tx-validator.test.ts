@@ -58,6 +58,17 @@ describe('native transaction validator (CheckTx step 1 as the production image r
     assert.doesNotThrow(() => accepted(hex(`{"extra":1.5,"metadata":{"signature":"${sig}"},"payload":${payloadText}}`)), 'lib.rs never checks the top-level key set');
   });
 
+  it('decodes strings with raw UTF-8, escapes and both mixed to the signed text', () => {
+    const memo = 'aé\n😀 "q" \\ b\u0001';
+    const payload = canonicalPayload({ ...numericKeys, kwargs: { memo } });
+    const raw = JSON.stringify(memo);
+    assert.ok(payload.includes(raw));
+    for (const written of [raw, raw.replace('é', '\\u00e9'), raw.replace('😀', '\\ud83d\\ude00')]) {
+      const r = accepted(signedWire(payload.replace(raw, written)));
+      assert.equal(r.tx.payload.kwargs['memo'], memo);
+    }
+  });
+
   it('accepts every wire form of the Python-made fixture up to the node state checks', () => {
     for (const form of wireForms.forms) {
       const attempt = () => decodeAndValidateNative(bytes(form.raw_hex), { chainId: wireForms.chain_id });
