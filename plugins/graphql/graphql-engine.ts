@@ -1,11 +1,12 @@
 import type Router from '@koa/router';
-import { execute, type ExecutionResult, type GraphQLSchema } from 'graphql';
+import type { ExecutionResult, GraphQLSchema } from 'graphql';
 import type { Logger } from 'chainhost/plugin';
 import { BDS_TABLES, POSTGRAPHILE_ROOT_ORDER } from './catalog/bds-tables.js';
 import type { BdsSource } from './database/bds-source.js';
 import { bdsStatusView, sharedStatus } from './database/bds-status-view.js';
 import { TableRowEstimates } from './database/table-row-estimates.js';
 import { DocumentCache, withinStack } from './execution/document-cache.js';
+import { executeQuery } from './execution/fast-execute.js';
 import { checkQueryLimits, type QueryLimits } from './execution/query-limits.js';
 import { createRequestContext, type GraphqlRequestContext } from './execution/request-context.js';
 import { KnexSqlRunner } from './execution/sql-runner.js';
@@ -67,7 +68,7 @@ export function createGraphqlEngine(source: BdsSource, options: EngineOptions, c
         return { errors: [err as never] };
       }
       if (limitErrors.length) return { errors: limitErrors };
-      return execute({ schema, document, variableValues: variables, operationName, contextValue: context() });
+      return executeQuery({ schema, document, variableValues: variables, operationName, contextValue: context() }, context);
     },
     documents,
     router: () => graphqlRouter({

@@ -25,6 +25,12 @@ export class BatchLoader<K, V> {
     const id = this.idOf(key);
     const cached = this.cache.get(id);
     if (cached) return cached;
+    if (this.settled.has(id)) {
+      // Primed: its promise is made when first asked for (most primed pages are read with peek).
+      const known = Promise.resolve(this.settled.get(id)!);
+      this.cache.set(id, known);
+      return known;
+    }
     const promise = new Promise<V>((resolve, reject) => {
       this.queue.push({ key, id, resolve, reject });
     });
@@ -42,8 +48,7 @@ export class BatchLoader<K, V> {
    */
   prime(key: K, value: V): void {
     const id = this.idOf(key);
-    if (this.cache.has(id)) return;
-    this.cache.set(id, Promise.resolve(value));
+    if (this.cache.has(id) || this.settled.has(id)) return;
     this.settled.set(id, value);
   }
 
@@ -75,9 +80,16 @@ export class BatchLoader<K, V> {
 /** Identity of a key tuple; `1` and `"1"` are the same key (bigint columns arrive either way). */
 export function keyId(values: readonly unknown[]): string {
   // One text or number (almost every key: a height, a hash): its text, marked so no tuple form can equal it.
-  if (values.length === 1) {
-    const v = values[0];
-    if (typeof v === 'string' || typeof v === 'number' || typeof v === 'bigint') return `=${v}`;
-  }
+  if (values.length === 1) return singleKeyId(values[0]);
+  return tupleKeyId(values);
+}
+
+/** `keyId([value])` without the array (a joined row's keys, read per row and level). */
+export function singleKeyId(value: unknown): string {
+  if (typeof value === 'string' || typeof value === 'number' || typeof value === 'bigint') return `=${value}`;
+  return tupleKeyId([value]);
+}
+
+function tupleKeyId(values: readonly unknown[]): string {
   return JSON.stringify(values.map((v) => (v === null || v === undefined ? null : typeof v === 'object' ? JSON.stringify(v) : String(v))));
 }

@@ -4,7 +4,7 @@ import type { ConnectionPlan } from '../sql/connection-plan.js';
 import type { Sql } from '../sql/sql-fragment.js';
 import { aggregatesSql, chainPageSql, COUNT_ALIAS, countSql, firstRowNumber, KEY_PREFIX, levelColumn, levelNames, pageSql, ROW_NUMBER, rowsByKeySql, type InlineLevel, type Partition } from '../sql/connection-sql.js';
 import { encodeCursor } from '../sql/cursor.js';
-import { BatchLoader, keyId } from './batch-loader.js';
+import { BatchLoader, keyId, singleKeyId } from './batch-loader.js';
 import type { GraphqlRequestContext } from './request-context.js';
 import type { Row } from './sql-runner.js';
 
@@ -187,7 +187,7 @@ export class ConnectionValue {
         const level = levels[l]!;
         const first = r[level.key[0]!];
         if (first === null || first === undefined) break; // no row at this level (LEFT JOIN)
-        const pk = level.key.length === 1 ? keyId([first]) : keyId(level.key.map((k) => r[k]));
+        const pk = level.key.length === 1 ? singleKeyId(first) : keyId(level.key.map((k) => r[k]));
         const id = l === 0 && partition ? `${group}|${pk}` : pk;
         let row = seen[l]!.get(id);
         if (!row) {

@@ -1,9 +1,10 @@
 import Router from '@koa/router';
-import { GraphQLError, Kind, type DocumentNode, type GraphQLSchema, type OperationDefinitionNode } from 'graphql';
+import { GraphQLError, Kind, type DocumentNode, type ExecutionArgs, type GraphQLSchema, type OperationDefinitionNode } from 'graphql';
 import { processRequest, renderGraphiQL } from 'graphql-helix';
 import type Koa from 'koa';
 import type { Logger } from 'chainhost/plugin';
 import { withinStack, type DocumentCache } from '../execution/document-cache.js';
+import { executeQuery } from '../execution/fast-execute.js';
 import { checkQueryLimits, type QueryLimits } from '../execution/query-limits.js';
 import type { GraphqlRequestContext } from '../execution/request-context.js';
 import { jsonText } from '../json-text.js';
@@ -91,6 +92,7 @@ async function handle(ctx: Koa.Context, options: GraphqlRouteOptions): Promise<v
       }
     },
     contextFactory: () => options.context(),
+    execute: (args: ExecutionArgs) => executeQuery(args, () => options.context()),
   });
   if (result.type !== 'RESPONSE') {
     sendErrors(ctx, 400, 'streamed results (subscriptions, @defer, @stream) are not supported');

@@ -7,6 +7,7 @@ import { checkTableDefinition, columnOf, type TableDefinition } from '../catalog
 import type { GraphqlQueryFields, GraphqlSchemaBuild } from '../graphql-contributions.js';
 import type { GraphqlRequestContext } from '../execution/request-context.js';
 import { rowByKey, tableOfRow } from '../execution/table-reader.js';
+import { FOREIGN_FIELD } from '../execution/fast-execute.js';
 import { rejectInvalidArguments } from './argument-guard.js';
 import { bdsStatusType, type BdsStatusView } from './bds-status-type.js';
 import { TableCatalog } from '../catalog/relations.js';
@@ -131,7 +132,8 @@ export function buildGraphqlSchema(input: SchemaInput): GraphQLSchema {
     for (const contribution of input.fields ?? []) {
       for (const [name, field] of Object.entries(contribution.fields(build))) {
         if (name in fields) throw new Error(`GraphQL contribution ${contribution.name}: root field ${name} already exists`);
-        fields[name] = field;
+        // Its resolvers are another plugin's: executed by graphql-js itself (fast-execute.ts).
+        fields[name] = { ...field, extensions: { ...field.extensions, [FOREIGN_FIELD]: true } };
       }
     }
     return fields;

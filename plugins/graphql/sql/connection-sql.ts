@@ -208,11 +208,17 @@ export function chainPageSql(schema: string, plan: ConnectionPlan, partition: Pa
     }
     if (l > 0) selects.push(`${alias}."${ROW_NUMBER}" AS ${quoteIdent(levelColumn(l, ROW_NUMBER))}`);
   });
+  // A parent's look-ahead row (read past its page to learn whether there is more) is never
+  // answered: its children are not read (a pseudo-constant condition, so not even scanned).
+  // The top level carries its row number for that unless it is partitioned.
+  const numbered = (l: number) => plans[l]!.limit !== null && (l > 0 || !partition);
+  const withinPage = (l: number) => (numbered(l) ? [Sql.raw(`"l${l}"."${ROW_NUMBER}" <= ${plans[l]!.offset + plans[l]!.limit!}`)] : []);
   const joins = chain.map((level, i) => {
     const on = level.childColumns.map((c, k) => Sql.raw(`${col(T, c)} = ${col(`l${i}`, level.parentColumns[k]!)}`));
-    return Sql.build` LEFT JOIN LATERAL (${pageBody(schema, level.plan, level.read, Sql.and([...on, boundedWhere(level.plan)]), cap)}) AS ${quoteIdent(`l${i + 1}`)} ON TRUE`;
+    return Sql.build` LEFT JOIN LATERAL (${pageBody(schema, level.plan, level.read, Sql.and([...on, ...withinPage(i), boundedWhere(level.plan)]), cap)}) AS ${quoteIdent(`l${i + 1}`)} ON TRUE`;
   });
-  return Sql.build`SELECT ${selects.join(', ')} FROM (${pageSql(schema, plan, partition, columns, cap)}) AS "l0"${Sql.join(joins, '')} LIMIT ${String(cap)}`;
+  const top = numbered(0) ? pageBody(schema, plan, columns, boundedWhere(plan), cap) : pageSql(schema, plan, partition, columns, cap);
+  return Sql.build`SELECT ${selects.join(', ')} FROM (${top}) AS "l0"${Sql.join(joins, '')} LIMIT ${String(cap)}`;
 }
 
 /** A level's page per parent, numbered in its order (`__rn`, for firstPath). */

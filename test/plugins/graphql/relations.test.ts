@@ -55,6 +55,34 @@ describe('GraphQL: relations and batching (graphql.md §3.2)', function () {
       assert.ok(chained.allBlocks.nodes.some((b: any) => b.transactionsByBlockHeight.pageInfo.hasNextPage), 'a parent with more rows than its page');
     });
 
+    it('a page\'s look-ahead row (read to learn hasNextPage) has none of its relations read', async function () {
+      // Level 0 reads 3 blocks (2 + the look-ahead), level 1 each page block's first 2 transactions
+      // plus a look-ahead one; only the rows below the answered rows are read.
+      const rows: number[] = [];
+      const count = (response: unknown) => {
+        const r = response as { rows?: unknown[] } | unknown[];
+        rows.push(Array.isArray(r) ? r.length : r.rows?.length ?? -1);
+      };
+      f.db.knex.on('query-response', count);
+      try {
+        const data = await f.data(`{ allBlocks(first: 2, orderBy: HEIGHT_DESC) { pageInfo { hasNextPage } nodes { height
+          transactionsByBlockHeight(first: 2) { pageInfo { hasNextPage } nodes { hash eventsByTxHash { nodes { id } } } } } } }`);
+        assert.equal(data.allBlocks.pageInfo.hasNextPage, true);
+        const pageBlocks = data.allBlocks.nodes.map((b: any) => Number(b.height));
+        // One joined row per path: every answered transaction's events (or one row without), each look-ahead row alone.
+        let paths = 1; // the look-ahead block
+        for (const h of pageBlocks) {
+          const txs = TXS.filter((t) => t.block_height === h).sort((a, b) => (a.hash < b.hash ? -1 : 1));
+          assert.ok(txs.length > 2, 'a block with more transactions than the page');
+          for (const tx of txs.slice(0, 2)) paths += Math.max(1, EVENTS.filter((e) => e.tx_hash === tx.hash).length);
+          paths += 1; // the block's look-ahead transaction
+        }
+        assert.deepStrictEqual(rows, [paths]);
+      } finally {
+        f.db.knex.off('query-response', count);
+      }
+    });
+
     it('nested connection arguments, totalCount, pageInfo and aggregates are batched per level too', async function () {
       f.resetStatements();
       const data = await f.data(`{ allBlocks(filter: {height: {greaterThan: "0"}}) { nodes { height
