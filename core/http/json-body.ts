@@ -18,11 +18,8 @@ export async function readJsonRequest(req: IncomingMessage, limitBytes: number, 
   if (type && !/^application\/(?:[\w.+-]+\+)?json\b/i.test(type)) {
     throw new ApiError(415, 'unsupported_media_type', `request body must be application/json, got ${type.slice(0, 60)}`);
   }
-  const text = await readText(req, limitBytes);
+  const text = await readText(req, limitBytes, new JsonShapeScan(shape));
   if (text.trim() === '') return undefined;
-  // Short bodies cannot exceed either bound; the hot path of small tool calls skips the scan.
-  const beyond = text.length > Math.min(shape.maxDepth * 2, shape.maxValues) ? jsonShapeBeyond(text, shape) : null;
-  if (beyond) throw new ApiError(400, 'invalid_json', `request body ${beyond}; no argument needs that`);
   try {
     return JSON.parse(text);
   } catch (err) {
@@ -34,7 +31,7 @@ export async function readJsonRequest(req: IncomingMessage, limitBytes: number, 
  * Plain 'data'/'end' listeners rather than `for await`: the async iterator costs several
  * microseconds per request on the hot path of every tool call.
  */
-function readText(req: IncomingMessage, limitBytes: number): Promise<string> {
+function readText(req: IncomingMessage, limitBytes: number, shape: JsonShapeScan): Promise<string> {
   if (req.readableEnded) return Promise.resolve('');
   return new Promise((resolve, reject) => {
     const chunks: Buffer[] = [];
@@ -52,6 +49,15 @@ function readText(req: IncomingMessage, limitBytes: number): Promise<string> {
         // The rest is not buffered; Node discards it once the response is sent.
         req.pause();
         reject(tooLarge(limitBytes));
+        return;
+      }
+      // Scanned as it arrives: a body too deep or too wide is refused at the byte that makes it so,
+      // before the rest is buffered or any of it becomes a (1 MiB) string to parse.
+      const beyond = shape.feed(chunk);
+      if (beyond) {
+        cleanup();
+        discardRest(req, limitBytes - size);
+        reject(new ApiError(400, 'invalid_json', `request body ${beyond}; no argument needs that`));
         return;
       }
       chunks.push(chunk);
@@ -75,6 +81,21 @@ function readText(req: IncomingMessage, limitBytes: number): Promise<string> {
   });
 }
 
+/**
+ * Reads and drops the rest of a refused body, so the client's upload completes and it reads the
+ * answer on a connection that stays usable; past `allowance` more bytes the socket is closed.
+ * (A paused request is never drained by Node once it has been read from: the client would stall.)
+ */
+function discardRest(req: IncomingMessage, allowance: number): void {
+  let left = allowance;
+  req.on('data', (chunk: Buffer) => {
+    left -= chunk.length;
+    if (left < 0) req.destroy();
+  });
+  req.on('error', () => undefined);
+  req.resume();
+}
+
 function tooLarge(limitBytes: number): ApiError {
   return new ApiError(413, 'payload_too_large', `request body exceeds ${limitBytes} bytes`, { limit_bytes: limitBytes });
 }
@@ -95,22 +116,43 @@ export interface JsonShapeLimits {
 
 export const DEFAULT_JSON_SHAPE: JsonShapeLimits = { maxDepth: MAX_JSON_DEPTH, maxValues: MAX_JSON_VALUES };
 
-/** What makes `text` too deep or too wide (outside strings), or null. */
-function jsonShapeBeyond(text: string, { maxDepth, maxValues }: JsonShapeLimits): string | null {
-  let depth = 0;
-  let commas = 0;
-  let inString = false;
-  for (let i = 0; i < text.length; i++) {
-    const c = text.charCodeAt(i);
-    if (inString) {
-      if (c === 0x5c) i++; // a backslash escapes the next character
-      else if (c === 0x22) inString = false;
-    } else if (c === 0x22) inString = true;
-    else if (c === 0x2c) {
-      if (++commas >= maxValues) return `holds more than ${maxValues} JSON values`;
-    } else if (c === 0x5b || c === 0x7b) {
-      if (++depth > maxDepth) return `nests JSON deeper than ${maxDepth} levels (at character ${i})`;
-    } else if (c === 0x5d || c === 0x7d) depth--;
+/**
+ * How deep and how wide a body is so far, outside strings, fed chunk by chunk. Every byte it
+ * looks for is ASCII, so scanning UTF-8 bytes is exact (a multi-byte character never contains one).
+ */
+class JsonShapeScan {
+  private depth = 0;
+  private commas = 0;
+  private inString = false;
+  /** A backslash ended the last chunk inside a string: the next byte is escaped. */
+  private escaped = false;
+  private offset = 0;
+
+  constructor(private readonly limits: JsonShapeLimits) {}
+
+  /** What makes the body too deep or too wide, once a chunk shows it; else null. */
+  feed(chunk: Uint8Array): string | null {
+    if (chunk.length === 0) return null;
+    const { maxDepth, maxValues } = this.limits;
+    let i = 0;
+    if (this.escaped) {
+      this.escaped = false;
+      i = 1;
+    }
+    for (; i < chunk.length; i++) {
+      const c = chunk[i]!;
+      if (this.inString) {
+        if (c === 0x5c) {
+          if (++i === chunk.length) this.escaped = true; // a backslash escapes the next byte
+        } else if (c === 0x22) this.inString = false;
+      } else if (c === 0x22) this.inString = true;
+      else if (c === 0x2c) {
+        if (++this.commas >= maxValues) return `holds more than ${maxValues} JSON values`;
+      } else if (c === 0x5b || c === 0x7b) {
+        if (++this.depth > maxDepth) return `nests JSON deeper than ${maxDepth} levels (at byte ${this.offset + i})`;
+      } else if (c === 0x5d || c === 0x7d) this.depth--;
+    }
+    this.offset += chunk.length;
+    return null;
   }
-  return null;
 }

@@ -53,4 +53,57 @@ describe('JSON request bodies', () => {
     assert.equal(r.json.error.code, 'invalid_json');
     assert.match(r.json.error.message, new RegExp(`more than ${MAX_JSON_VALUES} JSON values`));
   });
+
+  /** Sends `parts` as separate writes of one request whose body never ends; resolves with the answer. */
+  function sendUnended(parts: string[], declared: number): Promise<{ status: number; text: string }> {
+    return new Promise((resolve, reject) => {
+      const req = http.request(url, { method: 'POST', headers: { 'content-type': 'application/json', 'content-length': declared } }, (res) => {
+        let text = '';
+        res.on('data', (c: Buffer) => (text += c.toString()));
+        res.on('end', () => {
+          resolve({ status: res.statusCode ?? 0, text });
+          req.destroy();
+        });
+      });
+      req.on('error', reject);
+      for (const part of parts) req.write(part);
+    });
+  }
+
+  it('refuses a body too deep at the byte that makes it so, without waiting for (or buffering) the rest', async () => {
+    // The object's brace is level 1, so level 129 is bracket 128, byte 137. The body declares
+    // 1 MiB and sends only its first 200 brackets: before the scan ran as
+    // chunks arrived, the server waited for the rest (this test's timeout caught that hang).
+    const answer = await sendUnended(['{"height":' + '['.repeat(200)], 1024 * 1024);
+    assert.equal(answer.status, 400, answer.text);
+    assert.match(JSON.parse(answer.text).error.message, new RegExp(`deeper than ${MAX_JSON_DEPTH} levels \\(at byte ${9 + MAX_JSON_DEPTH}\\)`));
+  });
+
+  it('keeps its place across chunks: an escape split between two chunks, brackets inside the string', async () => {
+    const server2 = http.createServer(async (req, res) => {
+      const value = await readJsonRequest(req, 1024 * 1024).catch((err: ApiError) => err);
+      res.writeHead(value instanceof ApiError ? value.status : 200).end(JSON.stringify(value instanceof ApiError ? value.toBody() : value));
+    });
+    await new Promise<void>((r) => server2.listen(0, '127.0.0.1', r));
+    try {
+      const target = `http://127.0.0.1:${(server2.address() as AddressInfo).port}/`;
+      const parts = ['{"text":"a\\', '"' + '['.repeat(300) + '"}'];
+      const body = parts.join('');
+      const answer = await new Promise<{ status: number; text: string }>((resolve, reject) => {
+        const req = http.request(target, { method: 'POST', headers: { 'content-type': 'application/json', 'content-length': Buffer.byteLength(body) } }, (res) => {
+          let text = '';
+          res.on('data', (c: Buffer) => (text += c.toString()));
+          res.on('end', () => resolve({ status: res.statusCode ?? 0, text }));
+        });
+        req.on('error', reject);
+        req.write(parts[0]);
+        // A separate write after a pause arrives as its own chunk.
+        setTimeout(() => req.end(parts[1]), 50);
+      });
+      assert.equal(answer.status, 200, answer.text);
+      assert.deepEqual(JSON.parse(answer.text), { text: 'a"' + '['.repeat(300) });
+    } finally {
+      await new Promise<void>((r) => server2.close(() => r()));
+    }
+  });
 });
