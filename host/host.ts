@@ -26,6 +26,7 @@ import { ToolSelection } from '../core/tools/tool-selection.js';
 import type { ScryptParams } from '../core/keystore/keystore-file.js';
 import { DEFAULT_KEY_ARGUMENTS, usesKeystore } from '../core/tools/signer-arguments.js';
 import { bootOrder } from './boot-order.js';
+import { withinDeadline, type PluginPhase } from './phase-deadline.js';
 import { createDefaultChainNode } from './default-node.js';
 import { resolvePlugins } from './plugin-resolver.js';
 import { checkBindRules } from './servers/bind-rules.js';
@@ -224,7 +225,8 @@ export class Host {
     }
     await this.phase('start', async (b) => {
       await b.plugin.start?.(b.ctx);
-      b.started = true;
+      // A start that finishes after its deadline belongs to a plugin already given up on.
+      if (!b.failed && !this.stopping) b.started = true;
     });
     try {
       for (const declaration of this.servers.values()) {
@@ -382,6 +384,11 @@ export class Host {
     return unsafe ? this.policy.describe() : 'read only (unsafe tools enabled, but no loaded plugin has any)';
   }
 
+  /** The deadline of one plugin phase (ms), from `pluginTimeouts`. */
+  private deadlineOf(phase: PluginPhase): number {
+    return this.config.file.pluginTimeouts[`${phase}Ms`];
+  }
+
   private async phase(name: 'register' | 'init' | 'start', step: (b: BootedPlugin) => unknown): Promise<void> {
     for (const b of this.booted) {
       if (b.failed) continue;
@@ -391,7 +398,7 @@ export class Host {
         continue;
       }
       try {
-        await step(b);
+        await withinDeadline(() => step(b), name, this.deadlineOf(name));
       } catch (err) {
         const reason = err instanceof Error ? err.message : String(err);
         if (b.optional && !(err instanceof BootError && (err.code === 'duplicate_tool' || err.code === 'missing_capability'))) {
@@ -417,12 +424,15 @@ export class Host {
 
   private async runStopHooks(b: BootedPlugin): Promise<void> {
     const hooks = b.stopHooks.splice(0).reverse();
-    for (const hook of hooks) {
-      try {
-        await hook();
-      } catch (err) {
-        this.log.error(`plugin ${b.plugin.name}: a stop hook failed`, { reason: err instanceof Error ? err.message : String(err) });
-      }
+    for (const hook of hooks) await this.runStopHook(hook, `plugin ${b.plugin.name}: a stop hook failed`);
+  }
+
+  /** One teardown, bounded by pluginTimeouts.stopMs: a hook that hangs is logged and abandoned, never keeps the process alive. */
+  private async runStopHook(hook: () => Promise<void> | void, failure: string): Promise<void> {
+    try {
+      await withinDeadline(hook, 'stop', this.deadlineOf('stop'));
+    } catch (err) {
+      this.log.error(failure, { reason: err instanceof Error ? err.message : String(err) });
     }
   }
 
@@ -515,13 +525,7 @@ export class Host {
   }
 
   private async doStop(): Promise<void> {
-    for (const hook of [...this.stopHooks].reverse()) {
-      try {
-        await hook();
-      } catch (err) {
-        this.log.error('a stop hook failed', { reason: err instanceof Error ? err.message : String(err) });
-      }
-    }
+    for (const hook of [...this.stopHooks].reverse()) await this.runStopHook(hook, 'a stop hook failed');
     for (const r of this.running.reverse()) {
       for (const client of r.sockets?.clients ?? []) client.terminate();
       r.sockets?.close();
@@ -534,7 +538,7 @@ export class Host {
     for (const b of [...this.booted].reverse()) {
       if (b.started && !b.failed) {
         try {
-          await b.plugin.stop?.(b.ctx);
+          await withinDeadline(() => b.plugin.stop?.(b.ctx), 'stop', this.deadlineOf('stop'));
         } catch (err) {
           this.log.error(`plugin ${b.plugin.name} failed to stop cleanly`, { reason: err instanceof Error ? err.message : String(err) });
         }
@@ -554,6 +558,13 @@ export class Host {
     const name = booted.plugin.name;
     const log = this.log.child(name);
     const contributor: Contributor = { name, log };
+    /**
+     * A plugin given up on (optional, failed or past its deadline) adds nothing more: its hook
+     * may still be running, and whatever it adds late would outlive its removal.
+     */
+    const live = (what: string) => {
+      if (booted.failed) throw new BootError('plugin_failed', `plugin "${name}" was skipped (${booted.failed}); ${what} after that is refused`);
+    };
     const provideService = (token: Token<unknown>, value: unknown) => {
       const previous = host.provided.get(token);
       if (previous && previous !== 'host (default)') {
@@ -578,6 +589,7 @@ export class Host {
       return found.views.get(name);
     };
     const provide = (target: Token<unknown> | ExtensionPoint<unknown>, value: unknown): void => {
+      live('providing a service or extension point');
       if (typeof target === 'symbol') provideService(target, value);
       else if (isExtensionPoint(target)) providePoint(target, value as ExtensionPointFactory<unknown>);
       else throw new BootError('invalid_contribution', `plugin "${name}" provides something that is neither a token (createToken) nor an extension point (createExtensionPoint)`);
@@ -592,6 +604,7 @@ export class Host {
       loadedPlugins,
       provide: provide as PluginContext['provide'],
       bind<T>(token: Token<T>, value: T) {
+        live('binding a service');
         if (child.isRegistered(asInjectionToken(token), false)) {
           throw new BootError('duplicate_contribution', `plugin "${name}" binds "${tokenName(token)}" twice`);
         }
@@ -609,30 +622,40 @@ export class Host {
         return child.isRegistered(asInjectionToken(token), true) ? child.resolve(asInjectionToken(token)) : undefined;
       },
       provideExtensionPoint<T>(point: ExtensionPoint<T>, implementation: T) {
+        live('providing an extension point');
         providePoint(point, () => implementation);
       },
       use<T>(point: ExtensionPoint<T>): T {
+        live(`using extension point "${point.id}"`);
         if (!host.extensionPoints.has(point.id)) throw new BootError('missing_dependency', `plugin "${name}" uses extension point "${point.id}", which no loaded plugin provides`);
         return viewOf(point) as T;
       },
       tryUse<T>(point: ExtensionPoint<T>): T | undefined {
+        live(`using extension point "${point.id}"`);
         return viewOf(point) as T | undefined;
       },
       onStop(hook) {
         if (typeof hook !== 'function') throw new BootError('invalid_contribution', `plugin "${name}": ctx.onStop needs a function`);
-        booted.stopHooks.push(hook);
+        // Acquired by a hook that finished after the plugin was given up on: released at once.
+        if (booted.failed) void host.runStopHook(hook, `plugin ${name}: a stop hook failed`);
+        else booted.stopHooks.push(hook);
       },
       createContributionList<T>(kind: string, keyOf: (value: T) => string, capabilityOf?: ((value: T) => unknown) | null) {
+        live('creating a contribution list');
         const list = new ContributionList<T>(kind, keyOf, capabilityOf === undefined ? undefined : capabilityOf);
         host.lists.push(list as ContributionList<unknown>);
         return list;
       },
       tools: {
-        add: (tool) => host.tools.add(name, tool),
+        add: (tool) => {
+          live(`adding tool "${String(tool?.name)}"`);
+          host.tools.add(name, tool);
+        },
         list: () => host.tools.values(),
       },
       queryPaths: {
         add: (path) => {
+          live('adding a query path');
           if (typeof path?.pattern !== 'string' || !/^\/[^/\s]/.test(path.pattern)) {
             throw new BootError('invalid_contribution', `plugin "${name}" adds a query path with pattern ${JSON.stringify(path?.pattern)}; a pattern starts with "/" and its route, like /widgets/<id>`);
           }
@@ -641,14 +664,24 @@ export class Host {
         registry: host.queryPaths,
       },
       routes: {
-        add: (route) => host.routes.add(name, route),
-        addWebSocket: (socket) => host.webSockets.add(name, socket),
+        add: (route) => {
+          live('adding a route');
+          host.routes.add(name, route);
+        },
+        addWebSocket: (socket) => {
+          live('adding a WebSocket');
+          host.webSockets.add(name, socket);
+        },
       },
       servers: {
-        declare: (server) => host.servers.add(name, server),
+        declare: (server) => {
+          live('declaring a server');
+          host.servers.add(name, server);
+        },
         isDeclared: (server) => host.servers.get(server) !== undefined,
         urlOf: (server) => host.serverUrl(server),
         declareOwn: (listener) => {
+          live('declaring a port');
           host.ownListeners.push({ ...listener, plugin: name });
         },
       },

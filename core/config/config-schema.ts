@@ -27,6 +27,25 @@ export const metricsSchema = z.strictObject({
   publicQuery: z.boolean().default(false),
 });
 
+/** A deadline of one plugin phase in milliseconds (10 ms .. 1 hour). */
+const phaseDeadline = (fallback: number) => z.number().int('must be an integer').min(10, 'must be 10..3600000').max(3_600_000, 'must be 10..3600000').default(fallback);
+
+/**
+ * How long each plugin phase may take. A plugin whose hook has not settled by then fails like
+ * one that threw: a required one stops the start with one line naming it and the phase, an
+ * optional one is skipped; a stop hook past its deadline is abandoned so the process still exits.
+ */
+export const pluginTimeoutsSchema = z.strictObject({
+  /** Deadline of each plugin's register() (ms). */
+  registerMs: phaseDeadline(10_000),
+  /** Deadline of each plugin's init() (ms): opening a database, reaching an API. */
+  initMs: phaseDeadline(60_000),
+  /** Deadline of each plugin's start() (ms). */
+  startMs: phaseDeadline(60_000),
+  /** Deadline of each plugin's stop() and of each teardown it registered with ctx.onStop (ms). */
+  stopMs: phaseDeadline(10_000),
+});
+
 /** A tool name or a group of tools (tools.include / tools.exclude). */
 const toolSelector = z.string().regex(/^[a-z][a-z0-9_-]{0,63}$/, 'must be a tool name or group such as "wallet", "dex", "indexed" or "read"');
 
@@ -59,6 +78,12 @@ export const configFileSchema = z.strictObject({
   plugins: z.record(z.string().min(1), z.record(z.string(), z.unknown())).default({}),
   /** Plugins whose boot failure is logged and skipped instead of stopping the host. */
   optionalPlugins: z.array(z.string()).default([]),
+  /**
+   * How long each plugin phase may take (ms). A plugin past its deadline fails like one that
+   * threw: a required one stops the start with one line naming it and the phase, an optional one
+   * is skipped; a stop hook past it is abandoned, so a hanging plugin never keeps the process alive.
+   */
+  pluginTimeouts: pluginTimeoutsSchema.prefault({}),
 });
 
 export type ConfigFile = z.output<typeof configFileSchema>;

@@ -264,7 +264,9 @@ export async function configReferenceMarkdown(root = packageRoot()): Promise<str
     '`plugins` maps each plugin to load to its options: a built-in name below, a path relative to the',
     'config file, or a package name. A plugin\'s options are validated by its own schema, and errors',
     'name `plugins.<name>.<key>`. `optionalPlugins` lists plugins whose boot failure is logged and',
-    'skipped instead of stopping the host. Keys below are relative to `plugins.<name>`.',
+    'skipped instead of stopping the host; a phase that passes its `pluginTimeouts` deadline (init and',
+    'start 60 s, register and stop 10 s by default) is such a failure. Keys below are relative to',
+    '`plugins.<name>`.',
   );
   for (const [name, plugin] of plugins) {
     const section = await pluginSection(name, plugin, root);

@@ -19,6 +19,8 @@ interface PluginSource {
   /** Body of init(ctx). */
   init?: string;
   start?: string;
+  /** Body of stop(ctx). */
+  stop?: string;
 }
 
 declare global {
@@ -35,7 +37,7 @@ function moduleSource(p: PluginSource): string {
   register(ctx) { globalThis.bootLog.push('register ' + ctx.name); },
   async init(ctx) { globalThis.bootLog.push('init ' + ctx.name); ${p.init ?? ''} },
   async start(ctx) { globalThis.bootLog.push('start ' + ctx.name); ${p.start ?? ''} },
-  async stop(ctx) { globalThis.bootLog.push('stop ' + ctx.name); },
+  async stop(ctx) { globalThis.bootLog.push('stop ' + ctx.name); ${p.stop ?? ''} },
 };\n`;
 }
 
@@ -160,6 +162,61 @@ describe('host boot (plugin lifecycle)', () => {
     const err = await bootError(Host.create(config, { log: silentLogger }));
     assert.equal(err.code, 'plugin_failed');
     assert.match(err.message, /plugin "broken" failed to init: boom/);
+  });
+
+  describe('every plugin phase has a deadline (pluginTimeouts)', () => {
+    const tight = { pluginTimeouts: { registerMs: 200, initMs: 200, startMs: 200, stopMs: 200 } };
+    const never = 'await new Promise(() => {});';
+
+    for (const phase of ['init', 'start'] as const) {
+      it(`a required plugin whose ${phase} never settles fails the boot naming it and the phase`, async () => {
+        const config = await configWith([{ name: 'stuck', [phase]: never }, { name: 'solid' }], tight);
+        const err = await bootError(Host.create(config, { log: silentLogger }).then((host) => host.start()));
+        assert.equal(err.code, 'plugin_failed');
+        assert.equal(err.message, `plugin "stuck" failed to ${phase}: did not finish within 200 ms (pluginTimeouts.${phase}Ms)`);
+      });
+    }
+
+    it('a register() that returns a promise that never settles is bounded too', async () => {
+      await writeFile(path.join(dir, 'stuck.mjs'), `export default { name: 'stuck', description: 'x', register() { return new Promise(() => {}); } };\n`);
+      await writeFile(path.join(dir, '.chainrc.json'), JSON.stringify({ plugins: { './stuck.mjs': {} }, ...tight }));
+      const config = await loadConfig({ configPath: path.join(dir, '.chainrc.json'), env: {} });
+      const err = await bootError(Host.create(config, { log: silentLogger }));
+      assert.match(err.message, /^plugin "stuck" failed to register: did not finish within 200 ms \(pluginTimeouts\.registerMs\)$/);
+    });
+
+    it('an optional plugin past its init deadline is skipped and leaves nothing behind, also what it adds late', async () => {
+      // It contributes a tool and a teardown, then waits on I/O that answers only after its deadline.
+      const late = `ctx.tools.add({ name: 'stuck_tool', description: 'x', capability: 'read', input: {}, run: async () => ({}) });
+        ctx.onStop(() => { globalThis.bootLog.push('released stuck'); });
+        await new Promise((resolve) => setTimeout(resolve, 600));
+        try { ctx.tools.add({ name: 'late_tool', description: 'x', capability: 'read', input: {}, run: async () => ({}) }); } catch (err) { globalThis.bootLog.push('refused: ' + err.message); }
+        ctx.onStop(() => { globalThis.bootLog.push('released late'); });`;
+      const config = await configWith([{ name: 'stuck', init: late }, { name: 'solid' }], { ...tight, optionalPlugins: ['./stuck.mjs'] });
+      const host = await Host.create(config, { log: silentLogger });
+      await host.start();
+      assert.deepEqual(host.pluginNames(), ['solid']);
+      assert.ok(host.describe().some((l) => l === 'skipped optional plugin stuck: did not finish within 200 ms (pluginTimeouts.initMs)'));
+      assert.ok(globalThis.bootLog.includes('released stuck'), 'its teardown ran when it was skipped');
+      await new Promise((resolve) => setTimeout(resolve, 800));
+      assert.ok(globalThis.bootLog.some((l) => /^refused: plugin "stuck" was skipped/.test(l)), globalThis.bootLog.join('\n'));
+      assert.ok(globalThis.bootLog.includes('released late'), 'a resource acquired after the deadline is released at once');
+      assert.deepEqual([...host.tools.values(), ...host.tools.withheld().map((w) => w.value)].map((t) => t.name).filter((n) => n.includes('_tool')), []);
+      await host.stop();
+    });
+
+    it('a stop() and a teardown that never settle do not keep stop() from finishing', async () => {
+      const config = await configWith([{ name: 'clingy', init: `ctx.onStop(() => { globalThis.bootLog.push('first teardown'); }); ctx.onStop(() => new Promise(() => {}));`, stop: never }], tight);
+      const host = await Host.create(config, { log: silentLogger });
+      await host.start();
+      await host.stop();
+      assert.deepEqual(globalThis.bootLog.slice(-2), ['stop clingy', 'first teardown']);
+    });
+
+    it('a deadline is validated like any key', async () => {
+      const err = await bootError(loadTestConfig({ pluginTimeouts: { initMs: 0 } }));
+      assert.equal(err.message, 'pluginTimeouts.initMs (in .chainrc.json)=0: must be 10..3600000');
+    });
   });
 
   it('freezes every registry after init: a late contribution is a boot error', async () => {
