@@ -1,6 +1,9 @@
+import { redactUrlsIn } from './net/redact-url.js';
+
 /**
  * Logs go to stderr only: in stdio mode stdout belongs to the MCP protocol. Anything that looks
- * like a 64-hex private key in a field named like a secret is redacted before it is written.
+ * like a 64-hex private key in a field named like a secret is redacted before it is written, and
+ * so is every URL's credentials (redactUrlsIn).
  */
 export type LogLevel = 'debug' | 'info' | 'warn' | 'error';
 
@@ -37,7 +40,8 @@ export function createLogger(options: LoggerOptions = {}): Logger {
       if (ORDER[lvl] < min) return;
       const safe = redact(fields);
       const extra = safe && Object.keys(safe).length ? ' ' + JSON.stringify(safe, bigintSafe) : '';
-      write(`${new Date().toISOString()} ${lvl.padEnd(5)} ${scope ? `[${scope}] ` : ''}${message}${extra}`);
+      // A URL in a message or a field (a database's, a node's) never carries its credentials out.
+      write(redactUrlsIn(`${new Date().toISOString()} ${lvl.padEnd(5)} ${scope ? `[${scope}] ` : ''}${message}${extra}`));
     };
     return {
       debug: (m, f) => emit('debug', m, f),

@@ -34,6 +34,7 @@ import { createKoaApp } from './servers/koa-app.js';
 import { ClientInFlight, DEFAULT_HTTP_SERVER_LIMITS, httpServerOptions, refuseOverClientCap } from '../core/http/server-limits.js';
 import { routeMount } from './servers/route-mounts.js';
 import { urlFor } from '../core/net/bind-address.js';
+import { redactUrl } from '../core/net/redact-url.js';
 import { loopbackHostHeaderAllowed } from '../core/net/host-header.js';
 import { HostMetrics, UNKNOWN_TOOL } from './metrics/host-metrics.js';
 import { METRICS_SERVER, metricsSurface } from './metrics/metrics-surface.js';
@@ -344,7 +345,7 @@ export class Host {
       `plugins: ${this.pluginNames().join(', ') || '(none)'}`,
       `policy: ${this.policyLine()}`,
       `tools: ${this.invoker.visible().length} visible of ${this.tools.values().length + this.tools.withheld().length}`,
-      `node: ${this.provided.get(CoreTokens.chainNode) === 'host (default)' ? s.nodeUrl : `in-process (${this.provided.get(CoreTokens.chainNode)})`}; chain id ${s.chainId}`,
+      `node: ${this.provided.get(CoreTokens.chainNode) === 'host (default)' ? redactUrl(s.nodeUrl) : `in-process (${this.provided.get(CoreTokens.chainNode)})`}; chain id ${s.chainId}`,
     ];
     for (const r of this.running) lines.push(`${r.declaration.name}: ${r.url}${r.declaration.name === METRICS_SERVER ? '/metrics' : ''}`);
     // Where each plugin's routes answer: a third-party route is otherwise invisible until someone reads its source.

@@ -1,4 +1,5 @@
 import type { z } from 'zod';
+import { redactUrlsIn } from '../net/redact-url.js';
 
 /**
  * Reading and writing config values by path, and describing a value or an issue for a one-line
@@ -41,7 +42,8 @@ export function findOrigin(p: readonly string[], origins: ReadonlyMap<string, Or
 
 export function describeValue(value: unknown): string {
   if (value === undefined) return '(missing)';
-  const text = JSON.stringify(value) ?? String(value);
+  // Redacted before it is shortened: a cut URL would no longer be recognised as one.
+  const text = redactUrlsIn(JSON.stringify(value) ?? String(value));
   return text.length > 60 ? text.slice(0, 57) + '...' : text;
 }
 

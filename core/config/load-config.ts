@@ -3,6 +3,7 @@ import { cosmiconfig } from 'cosmiconfig';
 import type { z } from 'zod';
 import { BootError } from '../errors.js';
 import { configFileSchema, type ConfigFile } from './config-schema.js';
+import { redactUrlsIn } from '../net/redact-url.js';
 import { describeValue, findOrigin, friendly, getPath, setPath, type Origin } from './config-values.js';
 import { convertEnvValue, HOST_ENV_BINDINGS } from './environment.js';
 import type { HostSettings } from './host-settings.js';
@@ -74,13 +75,13 @@ export async function loadConfig(options: LoadConfigOptions = {}): Promise<Loade
     if (binding.path[0] === 'tools' && binding.path[1] === 'http' && !httpEnabled) continue;
     if (binding.path[0] === 'metrics' && (raw.metrics === null || raw.metrics === undefined)) continue;
     setPath(raw, binding.path, convertEnvValue(binding, value));
-    origins.set(binding.path.join('.'), { label: binding.variable, shown: binding.secret ? '[redacted]' : value });
+    origins.set(binding.path.join('.'), { label: binding.variable, shown: binding.secret ? '[redacted]' : redactUrlsIn(value) });
   }
   for (const [dotted, value] of Object.entries(options.flags ?? {})) {
     if (value === undefined) continue;
     const p = dotted.split('.');
     setPath(raw, p, value);
-    origins.set(dotted, { label: `--${p[p.length - 1]!.replace(/[A-Z]/g, (c) => '-' + c.toLowerCase())}`, shown: String(value) });
+    origins.set(dotted, { label: `--${p[p.length - 1]!.replace(/[A-Z]/g, (c) => '-' + c.toLowerCase())}`, shown: redactUrlsIn(String(value)) });
   }
 
   const parsed = configFileSchema.safeParse(raw);

@@ -1,3 +1,4 @@
+import { redactUrlsIn } from '../net/redact-url.js';
 import type { z } from 'zod';
 import { BootError } from '../errors.js';
 import { describeValue, findOrigin, friendly, getPath, setPath, type Origin } from './config-values.js';
@@ -30,7 +31,7 @@ export function parsePluginOptions(key: string, plugin: PluginOptionsSource, con
     // Flags were applied to the file's value already and win over the environment.
     if (flagged.some((f) => f === dotted || f.startsWith(dotted + '.') || dotted.startsWith(f + '.'))) continue;
     setPath(value, binding.path, convertEnvValue(binding, raw));
-    origins.set(binding.path.join('.'), { label: binding.variable, shown: binding.secret ? '[redacted]' : raw });
+    origins.set(binding.path.join('.'), { label: binding.variable, shown: binding.secret ? '[redacted]' : redactUrlsIn(raw) });
   }
   if (!plugin.config) return value;
   const parsed = plugin.config.safeParse(value);

@@ -55,6 +55,8 @@ export * from '../../core/http/json-body.js';
 export { ClientInFlight, clientKey, DEFAULT_HTTP_SERVER_LIMITS, httpServerOptions, refuseOverClientCap, type HttpServerLimits } from '../../core/http/server-limits.js';
 export { hostForUrl, isLoopbackHost, urlFor } from '../../core/net/bind-address.js';
 export * from '../../core/net/host-header.js';
+// The one credential redaction: every URL or config value a plugin prints, logs, answers or exports goes through it.
+export { redactUrl, redactUrlsIn } from '../../core/net/redact-url.js';
 
 // ABCI-style query paths.
 export { parseQueryPath, QueryPathError, type ParsedQueryPath, type QueryAnswer, type QueryPathContext, type QueryPathDefinition } from '../../core/query/query-path.js';

@@ -1,5 +1,6 @@
 import { loadConfig } from '../../core/config/load-config.js';
 import { createLogger } from '../../core/logger.js';
+import { redactUrlsIn } from '../../core/net/redact-url.js';
 import { openMaintenanceSession, type MaintenanceSession } from '../../plugins/bds/maintenance/maintenance-session.js';
 import { Host } from '../host.js';
 
@@ -16,7 +17,7 @@ export interface MaintenanceRun {
 }
 
 export async function runBdsMaintenance(run: MaintenanceRun, work: (session: MaintenanceSession, say: (line: string) => void) => Promise<void>): Promise<never> {
-  const say = (line: string) => process.stderr.write(`${run.name}: ${line}\n`);
+  const say = (line: string) => process.stderr.write(`${run.name}: ${redactUrlsIn(line)}\n`);
   try {
     const loaded = await loadConfig({ configPath: run.config, plugins: { bds: {} } });
     const host = await Host.create(loaded, { log: createLogger({ scope: run.name, level: 'warn' }) });

@@ -3,6 +3,7 @@ import { loadConfig, type LoadConfigOptions, type LoadedConfig } from '../../cor
 import { HOST_ENV_BINDINGS } from '../../core/config/environment.js';
 import { BootError } from '../../core/errors.js';
 import { createLogger } from '../../core/logger.js';
+import { redactUrlsIn } from '../../core/net/redact-url.js';
 import { builtinEnvBindings, type PluginEnvBinding } from '../builtin-plugins.js';
 import { Host } from '../host.js';
 import { addToolSurfaces, serveStdio, serverVersion } from '../tools-server/index.js';
@@ -51,7 +52,7 @@ export async function runCommand(spec: CommandSpec, argv: readonly string[] = pr
   program.parse([...argv]);
   const opts = program.opts<ParsedOptions>();
   const log = createLogger({ scope: spec.name });
-  const say = (line: string) => process.stderr.write(`${spec.name}: ${line}\n`);
+  const say = (line: string) => process.stderr.write(`${spec.name}: ${redactUrlsIn(line)}\n`);
 
   let host: Host | undefined;
   let stopping: Promise<void> | undefined;

@@ -4,7 +4,7 @@ import ClientPGLite from 'knex-pglite';
 import { existsSync, mkdirSync } from 'node:fs';
 import path from 'node:path';
 import { pgCustomTypes, pgliteParsers } from './pg-types.js';
-import { DirectoryLock, type Logger } from 'chainhost/plugin';
+import { DirectoryLock, redactUrl, type Logger } from 'chainhost/plugin';
 
 /**
  * The BDS database behind one setting: a PostgreSQL server by URL (through `pg`), or PGlite,
@@ -236,12 +236,3 @@ function knexLog(logger: Logger | undefined): Knex.Logger {
   return { warn: debug, error: debug, deprecate: debug, debug: () => undefined };
 }
 
-export function redactUrl(url: string): string {
-  try {
-    const u = new URL(url);
-    if (u.password) u.password = '***';
-    return u.toString();
-  } catch {
-    return '(unparseable database URL)';
-  }
-}

@@ -1,4 +1,5 @@
 import type Router from '@koa/router';
+import { redactUrl } from 'chainhost/plugin';
 import { readNode } from '../http/node-errors.js';
 import { sendJson } from '../http/json-response.js';
 import { intParam, optionalIntParam } from '../http/params.js';
@@ -10,7 +11,7 @@ import { readContext, type DashboardServices } from './dashboard-services.js';
 export function addNodeRoutes(router: Router, services: DashboardServices): void {
   router.get('/api/config', (ctx) => {
     sendJson(ctx, {
-      default_rpc_url: services.targets.defaultUrl,
+      default_rpc_url: redactUrl(services.targets.defaultUrl),
       node: services.inProcessNode ? 'in-process' : 'rpc',
       peer_inspection: services.options.peerInspection.enabled,
       websocket_path: '/ws',

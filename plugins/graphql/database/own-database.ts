@@ -2,7 +2,7 @@ import { PGlite } from '@electric-sql/pglite';
 import knexFactory, { type Knex } from 'knex';
 import ClientPGLite from 'knex-pglite';
 import { existsSync, readdirSync } from 'node:fs';
-import { DirectoryLock, type Logger } from 'chainhost/plugin';
+import { DirectoryLock, redactUrl, type Logger } from 'chainhost/plugin';
 import pg from 'pg';
 import type { BdsSource } from './bds-source.js';
 
@@ -57,7 +57,7 @@ function openPostgres(options: OwnDatabaseOptions): BdsSource {
     knex,
     schema: options.schema,
     kind: 'postgres',
-    describe: () => `PostgreSQL ${redact(url)} (schema ${options.schema})`,
+    describe: () => `PostgreSQL ${redactUrl(url)} (schema ${options.schema})`,
     close: () => knex.destroy(),
   };
 }
@@ -103,12 +103,3 @@ function knexLog(log: Logger | undefined): Knex.Logger {
   return { warn: debug, error: debug, deprecate: debug, debug: () => undefined };
 }
 
-function redact(url: string): string {
-  try {
-    const u = new URL(url);
-    if (u.password) u.password = '***';
-    return u.toString();
-  } catch {
-    return '(unparseable database URL)';
-  }
-}

@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { spawn } from 'node:child_process';
+import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import net from 'node:net';
 import os from 'node:os';
@@ -42,6 +42,12 @@ describe('chain-host with a plugin whose phase never settles', function () {
   let silentServer: net.Server;
   let silentUrl: string;
   const sockets = new Set<net.Socket>();
+  /** Every command started: one still running when its test ends (a failure) is killed, never left behind. */
+  const children = new Set<ChildProcess>();
+  afterEach(() => {
+    for (const child of children) if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
+    children.clear();
+  });
 
   before(async () => {
     dir = await mkdtemp(path.join(os.tmpdir(), 'chain-deadline-'));
@@ -72,11 +78,13 @@ describe('chain-host with a plugin whose phase never settles', function () {
   }
 
   function chainHost(file: string, mode: string) {
-    return spawn(process.execPath, ['--import', 'tsx', path.join(REPO_ROOT, 'host/bin/chain-host.ts'), '--config', file], {
+    const child = spawn(process.execPath, ['--import', 'tsx', path.join(REPO_ROOT, 'host/bin/chain-host.ts'), '--config', file], {
       cwd: REPO_ROOT,
       env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '', NODE_OPTIONS: process.env.NODE_OPTIONS ?? '', NEVER_READY: mode, SILENT_URL: silentUrl },
       stdio: ['pipe', 'pipe', 'pipe'],
     });
+    children.add(child);
+    return child;
   }
 
   for (const mode of ['io', 'promise'] as const) {
