@@ -48,9 +48,10 @@ export const graphqlConfigSchema = z.strictObject({
    */
   relationPageSize: int(1, 10_000_000).nullable().default(null),
   /**
-   * Rows one request may read (pages, lookups and relations together; counts and aggregates are
-   * computed in the database under the statement timeout). Past it the request fails with
-   * `RESULT_TOO_LARGE` — never a silently shortened page.
+   * Rows one request may read (pages, lookups and relations together). Each `totalCount`,
+   * `aggregates` or `groupedAggregates` counts, before anything runs, as reading every row its
+   * connection matches (the table's row estimate, at most this limit), so aliased counts add up.
+   * Past it the request fails with `RESULT_TOO_LARGE` — never a silently shortened page.
    */
   maxRowsRead: int(1, 100_000_000).default(100_000),
   /**

@@ -7,6 +7,7 @@ import type { ConnectionFieldExtension } from '../schema/table-types.js';
 import { introspectionFanout } from './introspection-cost.js';
 import { findInvalidArgument, argumentError } from './input-errors.js';
 import { variableNestingError } from './input-nesting.js';
+import { rowsReadError } from './request-context.js';
 
 /**
  * Checks a parsed, valid operation against the server's limits before anything runs, with the
@@ -57,6 +58,8 @@ const MAX_SUMMARIES = 20_000;
 /** What a selection set costs for a given number of parent rows (and page rows below a connection). */
 interface Summary {
   cost: number;
+  /** Rows the counts and aggregates below read (`totalCount`, `aggregates`…): each one the rows of its connection. */
+  reads: number;
   /** Deepest relation level below, relative to the set (0: none), with its path and node. */
   depth: number;
   path: string[];
@@ -67,7 +70,7 @@ interface Summary {
   introspectionNode: FieldNode | null;
 }
 
-const EMPTY: Summary = { cost: 0, depth: 0, path: [], node: null, introspectionDepth: 0, introspectionPath: [], introspectionNode: null };
+const EMPTY: Summary = { cost: 0, reads: 0, depth: 0, path: [], node: null, introspectionDepth: 0, introspectionPath: [], introspectionNode: null };
 
 /** A table's rows as the cost counts them: the estimate with a margin (it may be stale). */
 function tableRowBound(estimate: number): number {
@@ -76,6 +79,13 @@ function tableRowBound(estimate: number): number {
 
 /** Children per parent row the cost assumes for a relation without `first`/`last`: the tables' average, times this. */
 const FANOUT_MARGIN = 4;
+
+/**
+ * A connection's fields that read every row it matches, whatever its page: `count(*)` or an
+ * aggregate over the whole connection. Each counts as reading those rows, so a flood of aliased
+ * counts is judged by what the database will scan, not by the few bytes it answers.
+ */
+const COUNTING_FIELDS: ReadonlySet<string> = new Set(['totalCount', 'aggregates', 'groupedAggregates']);
 
 /** Connection and edge types: their fields (`nodes`, `edges`, `node`, `pageInfo`…) are no relation level. */
 function isWrapper(type: GraphQLNamedType): boolean {
@@ -130,9 +140,10 @@ export function checkQueryLimits(
   let summaries = 0;
   let exhausted = false;
 
-  // `rows`: how many times the set is resolved; `pageRows`: rows of the pages when the set is a connection's.
+  // `rows`: how many times the set is resolved; `pageRows`: rows of the pages when the set is a connection's;
+  // `matchRows`: every row the connection matches (what its counts read), 0 outside a connection.
   // `at` is the path for error messages (a fragment reports the first place it is spread).
-  const summarise = (set: SelectionSetNode, parent: GraphQLNamedType, introspection: boolean, at: readonly string[], rows: number, pageRows: number): Summary => {
+  const summarise = (set: SelectionSetNode, parent: GraphQLNamedType, introspection: boolean, at: readonly string[], rows: number, pageRows: number, matchRows = 0): Summary => {
     const s: Summary = { ...EMPTY };
     if (++summaries > MAX_SUMMARIES) {
       exhausted = true;
@@ -140,6 +151,7 @@ export function checkQueryLimits(
     }
     const merge = (child: Summary) => {
       s.cost += child.cost;
+      s.reads += child.reads;
       if (child.depth > s.depth) Object.assign(s, { depth: child.depth, path: child.path, node: child.node });
       if (child.introspectionDepth > s.introspectionDepth) {
         Object.assign(s, { introspectionDepth: child.introspectionDepth, introspectionPath: child.introspectionPath, introspectionNode: child.introspectionNode });
@@ -149,18 +161,18 @@ export function checkQueryLimits(
       if (errors.length >= MAX_REPORTED || exhausted) break;
       if (selection.kind === Kind.INLINE_FRAGMENT) {
         const type = selection.typeCondition ? schema.getType(selection.typeCondition.name.value) ?? parent : parent;
-        merge(summarise(selection.selectionSet, type, introspection, at, rows, pageRows));
+        merge(summarise(selection.selectionSet, type, introspection, at, rows, pageRows, matchRows));
         continue;
       }
       if (selection.kind === Kind.FRAGMENT_SPREAD) {
         const fragment = fragments[selection.name.value];
         if (!fragment) continue;
-        const key = `${fragment.name.value}|${introspection}|${rows}|${pageRows}`;
+        const key = `${fragment.name.value}|${introspection}|${rows}|${pageRows}|${matchRows}`;
         let summary = memo.get(key);
         if (!summary) {
           if (inProgress.has(key)) continue; // a cycle; validation refuses those before we get here
           inProgress.add(key);
-          summary = summarise(fragment.selectionSet, schema.getType(fragment.typeCondition.name.value) ?? parent, introspection, at, rows, pageRows);
+          summary = summarise(fragment.selectionSet, schema.getType(fragment.typeCondition.name.value) ?? parent, introspection, at, rows, pageRows, matchRows);
           inProgress.delete(key);
           memo.set(key, summary);
         }
@@ -176,6 +188,7 @@ export function checkQueryLimits(
       // A connection's nodes/edges are read once per row of its pages; any other field once per row of the set.
       const fieldRows = inIntrospection ? rows * fanout(name) : isWrapper(parent) && (name === 'nodes' || name === 'edges') ? pageRows : rows;
       let childPageRows = 1;
+      let childMatchRows = 0;
       const connection = (field.extensions as Partial<ConnectionFieldExtension> | undefined)?.chainhostConnection;
       if (connection) {
         let page: number | null = null;
@@ -194,15 +207,18 @@ export function checkQueryLimits(
         }
         // Every parent's page together, but no more than the table holds or a request may read.
         childPageRows = connectionRows(connection.table.name, connection.foreignKey?.references.table ?? null, fieldRows, page);
+        childMatchRows = connectionRows(connection.table.name, connection.foreignKey?.references.table ?? null, fieldRows, null);
       }
       const own: Summary = { ...EMPTY };
+      if (isWrapper(parent) && COUNTING_FIELDS.has(name)) own.reads = matchRows;
       // A relation level: an object or connection field outside the connection/edge wrappers (scalars are none).
       const level = inIntrospection || (!isWrapper(parent) && selection.selectionSet) ? 1 : 0;
       if (inIntrospection) Object.assign(own, { introspectionDepth: 1, introspectionPath: [label], introspectionNode: selection });
       else if (level) Object.assign(own, { depth: 1, path: [label], node: selection });
       if (selection.selectionSet) {
-        const child = summarise(selection.selectionSet, getNamedType(field.type), inIntrospection, [...at, label], fieldRows, childPageRows);
+        const child = summarise(selection.selectionSet, getNamedType(field.type), inIntrospection, [...at, label], fieldRows, childPageRows, childMatchRows);
         own.cost = fieldRows + child.cost;
+        own.reads += child.reads;
         if (child.depth > 0) Object.assign(own, { depth: child.depth + level, path: [label, ...child.path], node: child.node });
         if (child.introspectionDepth > 0) {
           Object.assign(own, { introspectionDepth: child.introspectionDepth + 1, introspectionPath: [label, ...child.introspectionPath], introspectionNode: child.introspectionNode });
@@ -232,6 +248,10 @@ export function checkQueryLimits(
       `Query is too deep: ${root.path.join('.')} nests ${root.depth} relation levels, ${root.depth - limits.maxDepth} above the limit of ${limits.maxDepth} (plugins.graphql.maxDepth); split it into several queries`,
       { nodes: root.node ?? operation, extensions: { code: 'QUERY_TOO_DEEP', depth: root.depth, maxDepth: limits.maxDepth } },
     ));
+  }
+  if (root.reads > limits.maxRowsRead && errors.length < MAX_REPORTED) {
+    const reads = Number.isFinite(root.reads) ? Math.round(root.reads) : Number.MAX_SAFE_INTEGER;
+    errors.push(rowsReadError(limits.maxRowsRead, reads, operation, 'each totalCount or aggregate counts every row its connection matches; ask for fewer counts, or narrow them with condition or filter'));
   }
   const cost = root.cost;
   if (cost > limits.maxComplexity && errors.length < MAX_REPORTED) {

@@ -1,4 +1,4 @@
-import { GraphQLError } from 'graphql';
+import { GraphQLError, type ASTNode } from 'graphql';
 import { BatchLoader } from './batch-loader.js';
 import type { SqlRunner } from './sql-runner.js';
 
@@ -42,13 +42,16 @@ export class RowBudget {
 
   take(rows: number): void {
     this.used += rows;
-    if (this.used > this.max) {
-      throw new GraphQLError(
-        `the query reads more than ${this.max} rows (plugins.graphql.maxRowsRead): at least ${this.used}, ${this.used - this.max} over; ask for fewer rows with first/last, or narrow it with condition or filter`,
-        { extensions: { code: 'RESULT_TOO_LARGE', maxRowsRead: this.max, rowsRead: this.used } },
-      );
-    }
+    if (this.used > this.max) throw rowsReadError(this.max, this.used, null, 'ask for fewer rows with first/last, or narrow it with condition or filter');
   }
+}
+
+/** The one refusal of `maxRowsRead`, at execution (RowBudget) and up front (query-limits.ts: counts and aggregates). */
+export function rowsReadError(max: number, used: number, node: ASTNode | null, advice: string): GraphQLError {
+  return new GraphQLError(
+    `the query reads more than ${max} rows (plugins.graphql.maxRowsRead): at least ${used}, ${used - max} over; ${advice}`,
+    { nodes: node ?? undefined, extensions: { code: 'RESULT_TOO_LARGE', maxRowsRead: max, rowsRead: used } },
+  );
 }
 
 export function createRequestContext(dbSchema: string, sql: SqlRunner, pageSizes: PageSizeLimits, maxRowsRead = Number.MAX_SAFE_INTEGER): GraphqlRequestContext {

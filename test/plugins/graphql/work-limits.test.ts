@@ -107,5 +107,29 @@ describe('GraphQL: work limits judge real work', function () {
       const reads = f.statements.filter((s) => /bds_meta/.test(s));
       assert.ok(reads.length <= 1, `${reads.length} status reads for 1,000 aliases`);
     });
+
+    it('each totalCount and aggregate counts the rows it reads: 1,000 aliased counts are refused before any runs', async function () {
+      const { createGraphqlEngine } = await import('../../../plugins/graphql/graphql-engine.js');
+      const { engineOptions } = await import('./support/graphql-fixture.js');
+      const { silentLogger } = await import('../../../core/logger.js');
+      // A limit a few tables' worth of counts fit in: each count reads at most its table's estimate (with its margin).
+      const engine = createGraphqlEngine(f.source, engineOptions({ maxRowsRead: 1_000 }), [], silentLogger);
+      await engine.rowEstimates.refresh();
+      const one = await engine.execute('{ allTransactions { totalCount } allBlocks { totalCount aggregates { max { height } } } }');
+      assert.equal(one.errors, undefined, JSON.stringify(one.errors));
+      assert.equal((one.data as any).allTransactions.totalCount, TXS.length);
+
+      f.resetStatements();
+      const flood = `{ ${Array.from({ length: 1000 }, (_v, i) => `c${i}: allTransactions { totalCount }`).join(' ')} }`;
+      const refused = await f.run(flood);
+      assert.equal(refused.errors?.[0]?.extensions?.code, 'RESULT_TOO_LARGE', JSON.stringify(refused.errors ?? refused.data).slice(0, 300));
+      assert.match(refused.errors![0]!.message, /^the query reads more than 100000 rows \(plugins\.graphql\.maxRowsRead\): at least \d+, \d+ over; each totalCount or aggregate counts every row its connection matches/);
+      assert.equal(refused.data, undefined, 'a request error: nothing is answered');
+      assert.deepEqual(f.statements.filter((s) => /count\(/i.test(s)), [], 'no count ran');
+
+      // Aggregates alike: 20 of them over the blocks read 20 times the table, past a limit of 1,000 rows.
+      const aggregates = await engine.execute(`{ ${Array.from({ length: 20 }, (_v, i) => `a${i}: allBlocks { aggregates { sum { height } } }`).join(' ')} }`);
+      assert.equal(aggregates.errors?.[0]?.extensions?.code, 'RESULT_TOO_LARGE', JSON.stringify(aggregates.errors ?? aggregates.data).slice(0, 300));
+    });
   });
 });
