@@ -34,7 +34,13 @@ export interface TxLocation {
   index: number;
 }
 
-const CACHE_SIZE = 64;
+/**
+ * Decoded blocks kept, least recently used out: more than two full search pages (`per_page` is at
+ * most 100), so a `block_search` or `tx_search` page asked again — a client polling, or a
+ * hostile loop — is answered from memory instead of decoding its 100 blocks from the log each
+ * time (64 held less than one page, and a page read newest first evicted itself).
+ */
+const CACHE_SIZE = 256;
 
 export class ChainStore {
   readonly state: StateStore;
@@ -117,7 +123,12 @@ export class ChainStore {
   block(height: number): StoredBlock | undefined {
     if (!Number.isInteger(height) || height < 1 || height > this.height) return undefined;
     const cached = this.cache.get(height);
-    if (cached) return cached;
+    if (cached) {
+      // Most recently used last: eviction takes the first key.
+      this.cache.delete(height);
+      this.cache.set(height, cached);
+      return cached;
+    }
     const block = this.log.read(this.entries[height - 1]!) as StoredBlock;
     this.blocksDecoded++;
     this.remember(block);

@@ -85,6 +85,21 @@ describe('tx_search / block_search: bounded work per request on a long chain', f
     assert.equal(after.visited, before.visited);
   });
 
+  it('a full search page asked again and again decodes its blocks once, not once per request', async () => {
+    const blocks = `/block_search?query=${encodeURIComponent('"block.height>0"')}&per_page=100`;
+    const txs = `/tx_search?query=${encodeURIComponent('"tx.height>0"')}&per_page=100&order_by="desc"`;
+    await get(blocks);
+    await get(txs);
+    const before = work();
+    for (let i = 0; i < 20; i++) {
+      assert.equal((await get(blocks)).result.blocks.length, 100);
+      assert.equal((await get(txs)).result.txs.length, 100);
+    }
+    const after = work();
+    assert.equal(after.decoded - before.decoded, 0, `decoded ${after.decoded - before.decoded} blocks answering the same two pages 20 times`);
+    assert.equal(after.visited, before.visited);
+  });
+
   it('an attribute query visits only its own matches; one broader than the work limit is refused, reading nothing', async () => {
     const [, b] = net.devnet.accounts() as [DevAccount, DevAccount];
     let before = work();
