@@ -238,7 +238,10 @@ export class ExpressionReader {
     const value = this.expr(children[0]!, depth);
     const span = ctx.range(node.from, node.to);
     if (children[1]?.name === '.') {
-      return { kind: 'Attribute', span, value, attr: ctx.text(children[2]!) };
+      const attr = ctx.text(children[2]!);
+      // lezer takes any word after a dot; Python's names exclude its keywords (`ctx.try`, `a.None`).
+      if (PYTHON_KEYWORDS.has(attr)) ctx.fail(children[2]!.from, 'invalid syntax');
+      return { kind: 'Attribute', span, value, attr };
     }
     const inner = children.slice(2, -1);
     if (inner.length === 0) ctx.fail(children[1]!.to, 'invalid syntax');
@@ -407,7 +410,9 @@ function floatWithTrailingDot(ctx: CstContext, children: SyntaxNode[]): Expressi
   const [number, dot, next] = children;
   if (number?.name !== 'Number' || dot?.name !== '.' || number.to !== dot.from || !/^[0-9][0-9_]*$/.test(ctx.text(number))) return null;
   const name = next && !next.type.isError ? next : undefined;
-  if (name && (name.name !== 'PropertyName' || name.from !== dot.to)) return null;
+  if (name && name.name !== 'PropertyName') return null;
+  // `1. real`: Python reads the float `1.` and then a separate name, which is no expression.
+  if (name && name.from !== dot.to) ctx.fail(name.from, 'invalid syntax');
   // `1.real`, `1.e-5`: Python's tokenizer refuses an int touching `.` and a name that is no exponent.
   if (name && !/^([eE][0-9][0-9_]*)?[jJ]?$/.test(ctx.text(name))) ctx.fail(number.from, 'invalid decimal literal');
   const end = name ? name.to : dot.to;
@@ -417,6 +422,13 @@ function floatWithTrailingDot(ctx: CstContext, children: SyntaxNode[]): Expressi
   if (value.type === 'complex') return ctx.unsupported('constant', 'complex', 'complex constants are not supported', number.from, end);
   return { kind: 'Constant', span, value: { type: 'float', value: value.type === 'float' ? value.value : Number(value.value) } };
 }
+
+/** Python's hard keywords (3.11, as rustpython-parser 0.4 lexes them); `match`, `case`, `type` are soft. */
+const PYTHON_KEYWORDS = new Set([
+  'False', 'None', 'True', 'and', 'as', 'assert', 'async', 'await', 'break', 'class', 'continue', 'def', 'del', 'elif',
+  'else', 'except', 'finally', 'for', 'from', 'global', 'if', 'import', 'in', 'is', 'lambda', 'nonlocal', 'not', 'or',
+  'pass', 'raise', 'return', 'try', 'while', 'with', 'yield',
+]);
 
 /** The children between a node's opening and closing bracket. */
 export function inside(node: SyntaxNode): SyntaxNode[] {

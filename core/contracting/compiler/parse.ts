@@ -14,10 +14,21 @@ import { scanSource } from './token-scan.js';
  * marks them with error nodes; the chain refuses the whole source at the first one).
  */
 export function parseModule(source: string, locator: Locator): Statement[] {
-  const unclosed = scanSource(source);
+  const { unclosed, endingContinuations } = scanSource(source);
   // lezer wants a line break after a last line of only blanks (Python does not); the blanks are
   // outside every statement, so the tree of the text without them is the tree of the source.
   let text = source.replace(/(^|[\n\r])[ \t\f]+$/, '$1');
+  // A backslash before a blank line continues nothing (see scanSource): the parser gets a blank.
+  if (endingContinuations.length > 0) {
+    const parts: string[] = [];
+    let from = 0;
+    for (const at of endingContinuations) {
+      parts.push(text.slice(from, at), ' ');
+      from = at + 1;
+    }
+    parts.push(text.slice(from));
+    text = parts.join('');
+  }
   for (let retries = 0; ; retries++) {
     const tree = parseTree(text);
     const failure = checkTree(tree, source, locator, unclosed);

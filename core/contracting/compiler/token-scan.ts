@@ -22,8 +22,21 @@ import { SourceParseError } from './parse-error.js';
  * instead: CPython reports it only when the parser's own error lies on a later line than the
  * bracket (`def f(:` is "invalid syntax" at the colon), so the caller decides.
  */
-export function scanSource(source: string): SourceParseError | undefined {
-  return new Scanner(source).run();
+export function scanSource(source: string): ScanResult {
+  const scanner = new Scanner(source);
+  const unclosed = scanner.run();
+  return { unclosed, endingContinuations: scanner.endingContinuations };
+}
+
+export interface ScanResult {
+  /** A bracket never closed (see above). */
+  unclosed: SourceParseError | undefined;
+  /**
+   * Offsets of backslashes followed by a blank or comment-only line. In Python that line's break
+   * ends the statement (`x = 1\` + blank + `-2` is two statements); lezer skips blank lines and
+   * would read `x = 1 - 2`, so the parser is given a blank in place of such a backslash.
+   */
+  endingContinuations: number[];
 }
 
 interface Level {
@@ -46,7 +59,7 @@ class Scanner {
   private lastToken = '';
   /** Whether the previous logical line ended with `:` (a block must follow). */
   private blockExpected = false;
-  private headerOffset = 0;
+  readonly endingContinuations: number[] = [];
 
   constructor(private readonly source: string) {}
 
@@ -73,7 +86,16 @@ class Scanner {
       if (ch === '\\') {
         const next = s[this.i + 1];
         if (next === '\n' || next === '\r') {
+          const at = this.i;
           this.i += next === '\r' && s[this.i + 2] === '\n' ? 3 : 2;
+          // `    \` + `x = 1`: Python indents the statement as the backslash's line, lezer as the next
+          // line; when the two differ the trees differ, so such a source is refused (a parse error).
+          if (this.lastToken === '' && this.brackets.length === 0 && leadingBlanks(s, lineStartOf(s, at)) !== leadingBlanks(s, this.i)) {
+            throw new SourceParseError(at, 'a line continuation before the first token of a statement must be followed by a line of the same indentation');
+          }
+          // A continuation must continue something: the file may not end right after it.
+          if (this.i >= n) throw new SourceParseError(backslashAt(s, this.i), 'unexpected EOF while parsing');
+          if (blankRest(s, this.i)) this.endingContinuations.push(backslashAt(s, this.i));
           continue;
         }
         if (next === undefined) throw new SourceParseError(this.i, 'unexpected EOF while parsing');
@@ -211,6 +233,32 @@ class Scanner {
     this.i = i;
     this.lastToken = 'string';
   }
+}
+
+/** The blanks that start the line at `from`. */
+function leadingBlanks(s: string, from: number): string {
+  let i = from;
+  while (s[i] === ' ' || s[i] === '\t' || s[i] === '\f') i++;
+  return s.slice(from, i);
+}
+
+/** Offset of the start of the physical line holding `at`. */
+function lineStartOf(s: string, at: number): number {
+  let i = at;
+  while (i > 0 && s[i - 1] !== '\n' && s[i - 1] !== '\r') i--;
+  return i;
+}
+
+/** Whether the line starting at `from` holds only blanks and maybe a comment. */
+function blankRest(s: string, from: number): boolean {
+  let i = from;
+  while (s[i] === ' ' || s[i] === '\t' || s[i] === '\f') i++;
+  return i >= s.length || s[i] === '\n' || s[i] === '\r' || s[i] === '#';
+}
+
+/** The backslash of the continuation whose line break ends just before `after`. */
+function backslashAt(s: string, after: number): number {
+  return s[after - 1] === '\n' && s[after - 2] === '\r' ? after - 3 : after - 2;
 }
 
 /**

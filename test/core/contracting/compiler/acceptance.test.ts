@@ -85,6 +85,57 @@ describe('compileContract: parser acceptance equal to the chain', () => {
     }
   });
 
+  it('ends a statement at a blank line after a backslash, as Python does, instead of joining the next line to it', () => {
+    // Python: `x = 1` and then the statement `-2`; lezer skipped the blank line and read `x = 1 - 2`.
+    const artifact = compiled('@export\ndef f():\n    x = 1\\\n\n    - 2\n    return x\n');
+    assert.equal(artifact.source, '@export\ndef f():\n    x = 1\n    -2\n    return x');
+    const commented = compiled('@export\ndef f():\n    x = 1\\\n    # nothing\n    - 2\n    return x\n');
+    assert.equal(commented.source, artifact.source);
+    // A continuation that continues something still joins the lines.
+    assert.equal(compiled('@export\ndef f():\n    x = 1\\\n    - 2\n    return x\n').source, '@export\ndef f():\n    x = 1 - 2\n    return x');
+    assert.deepEqual(refusal(`${F}x = 1\\\n`), ['xian.syntax.parse_error', 4, 5, 'unexpected EOF while parsing']);
+  });
+
+  it('refuses a statement that lezer would indent differently from Python: a backslash before its first token', () => {
+    // Python puts `x = 2` in the function (the backslash's line sets the indentation); lezer put it,
+    // and every statement after it, at module level.
+    assert.deepEqual(
+      refusal('@export\ndef f():\n    x = 1\n    \\\nx = 2\n    return x\n'),
+      ['xian.syntax.parse_error', 4, 4, 'a line continuation before the first token of a statement must be followed by a line of the same indentation'],
+    );
+    assert.equal(compiled('@export\ndef f():\n    x = 1\n    \\\n    y = 2\n    return x\n').source, '@export\ndef f():\n    x = 1\n    y = 2\n    return x');
+  });
+
+  it('refuses `raise E, value` (Python 2) and a decorator indented unlike its def', () => {
+    assert.deepEqual(refusal('@export\ndef f():\n    raise Exception, ("boom")\n'), ['xian.syntax.parse_error', 3, 19, 'invalid syntax']);
+    compiled('@export\ndef f():\n    raise Exception("boom") from Exception("x")\n');
+    assert.equal(refusal('@export\ndef f():\n    return 1\n    @export\ndef g():\n    return 2\n')[0], 'xian.syntax.parse_error');
+  });
+
+  it('refuses Python keywords as attribute names, which lezer takes for names', () => {
+    for (const attribute of ['try', 'is', 'None', 'True', 'await', 'async', 'nonlocal', 'if']) {
+      assert.deepEqual(refusal(`x = ctx.${attribute}${EXPORTED}`), ['xian.syntax.parse_error', 1, 8, 'invalid syntax'], attribute);
+    }
+    assert.equal(refusal(`x = f'{a.if}'${EXPORTED}`)[0], 'xian.syntax.parse_error');
+    assert.equal(refusal(`x.if = 1${EXPORTED}`)[0], 'xian.syntax.parse_error');
+    // Soft keywords are names.
+    compiled(`x = ctx.match${EXPORTED}`);
+  });
+
+  it('refuses a float with a trailing dot followed by a separate name (`1. real`), not an attribute of an int', () => {
+    assert.deepEqual(refusal(`x = 1. real${EXPORTED}`), ['xian.syntax.parse_error', 1, 7, 'invalid syntax']);
+    assert.equal(refusal(`@export\ndef f(a: int) ->1. str:\n    return a\n`)[0], 'xian.syntax.parse_error');
+    assert.equal(compiled(`x = [1., 2.]${EXPORTED}`).source.split('\n')[0], 'x = [1.0, 2.0]');
+  });
+
+  it('refuses parameter lists and asserts Python refuses: after **kwargs, a bare * with nothing after it, a dangling assert comma', () => {
+    assert.deepEqual(refusal(`def f(**a, b):\n    pass\n${EXPORTED}`), ['xian.syntax.parse_error', 1, 11, 'arguments cannot follow var-keyword argument']);
+    assert.deepEqual(refusal(`def f(a, *):\n    pass\n${EXPORTED}`), ['xian.syntax.parse_error', 1, 9, 'named arguments must follow bare *']);
+    assert.deepEqual(refusal(`def f(a, *, **k):\n    pass\n${EXPORTED}`), ['xian.syntax.parse_error', 1, 9, 'named arguments must follow bare *']);
+    assert.deepEqual(refusal(`@export\ndef f(a: int):\n    assert a,\n    return a\n`), ['xian.syntax.parse_error', 3, 4, 'invalid syntax']);
+    compiled('@export\ndef f(a: int, *, b: int, **k: dict):\n    assert a, "a"\n    return a\n');
+  });
+
   it('reads parenthesized with-items (Python 3.9) as a with statement, refused as one', () => {
     for (const source of ['with (a as x, b as y):\n    pass\n', 'with (\n    a() as x,  # first\n    b() as y,\n):\n    pass\n', 'with (a as x):\n    pass\n']) {
       const [d, ...rest] = refused(source + EXPORTED);
