@@ -91,7 +91,7 @@ function checkTree(tree: Tree, source: string, locator: Locator, unclosed: Sourc
   return failure ?? (unclosed ? { error: unclosed } : undefined);
 }
 
-const MAX_WITH_RETRIES = 8;
+const MAX_WITH_RETRIES = 4;
 
 /**
  * `with (a as x, b as y,):` → `with  a as x, b as y  :` (same offsets; line breaks and comments
