@@ -12,6 +12,12 @@ import { scanSource } from './token-scan.js';
  * Parses Python source with @lezer/python and reads the module's statements. Throws
  * SourceParseError at the first place the text is not valid Python (lezer recovers from errors and
  * marks them with error nodes; the chain refuses the whole source at the first one).
+ *
+ * lezer is an editor's error-tolerant grammar, so acceptance is made strict in three layers: the
+ * lexical pass (`token-scan.ts`: indentation, strings, brackets, continuations, as rustpython's
+ * lexer), every error node of the tree, and the readers' own checks of what lezer takes too
+ * loosely (keywords as attribute names, parameter order, `raise a, b`, …). Checked against CPython's
+ * `ast.parse` on every contract source of upstream's repository and on mutations of them.
  */
 export function parseModule(source: string, locator: Locator): Statement[] {
   const { unclosed, endingContinuations } = scanSource(source);
