@@ -68,7 +68,7 @@ function checkTree(tree: Tree, source: string, locator: Locator, unclosed: Sourc
       // lezer's grammar wants a value after `yield`; Python does not (and the subset refuses yield anyway).
       if (node.type.isError && node.from === node.to && /^Yield(Statement|Expression)$/.test(node.node.parent?.name ?? '')) return false;
       // Nor does it know the float literal `1.` (it reads `1` `.` and wants an attribute name).
-      if (node.type.isError && node.from === node.to && trailingDotNumber(node.node.parent)) return false;
+      if (node.type.isError && node.from === node.to && trailingDotNumber(node.node.parent, source)) return false;
       if (node.type.isError) {
         // A bracket left open on an earlier line is what is wrong, as CPython reports it.
         const bracketFirst = unclosed && (node.from >= source.trimEnd().length || locator.position(node.from).line > locator.position(unclosed.offset).line);
@@ -192,11 +192,13 @@ function operatorKind(source: string, node: SyntaxNode): 'boolean' | 'compare' |
 }
 
 /** `1.`: a MemberExpression of a decimal integer and an adjacent dot, with nothing after it. */
-export function trailingDotNumber(node: SyntaxNode | null): boolean {
+export function trailingDotNumber(node: SyntaxNode | null, source: string): boolean {
   if (node?.name !== 'MemberExpression') return false;
   const number = node.firstChild;
   const dot = number?.nextSibling;
-  return number?.name === 'Number' && dot?.name === '.' && number.to === dot.from && (!dot.nextSibling || dot.nextSibling.type.isError);
+  // Only digits before the dot: `0.11.` is a float and a stray dot, which Python refuses.
+  return number?.name === 'Number' && /^[0-9][0-9_]*$/.test(source.slice(number.from, number.to)) &&
+    dot?.name === '.' && number.to === dot.from && (!dot.nextSibling || dot.nextSibling.type.isError);
 }
 
 function errorMessage(source: string, offset: number): string {

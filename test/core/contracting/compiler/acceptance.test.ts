@@ -126,6 +126,9 @@ describe('compileContract: parser acceptance equal to the chain', () => {
     assert.deepEqual(refusal(`x = 1. real${EXPORTED}`), ['xian.syntax.parse_error', 1, 7, 'invalid syntax']);
     assert.equal(refusal(`@export\ndef f(a: int) ->1. str:\n    return a\n`)[0], 'xian.syntax.parse_error');
     assert.equal(compiled(`x = [1., 2.]${EXPORTED}`).source.split('\n')[0], 'x = [1.0, 2.0]');
+    // A float followed by a stray dot.
+    assert.equal(refusal('@export\ndef f(rate: float = 0.11.) -> float:\n    return rate\n')[0], 'xian.syntax.parse_error');
+    assert.equal(refusal(`x = 1.5.${EXPORTED}`)[0], 'xian.syntax.parse_error');
   });
 
   it('refuses parameter lists and asserts Python refuses: after **kwargs, a bare * with nothing after it, a dangling assert comma', () => {
