@@ -2,7 +2,7 @@ import { buildArtifact, sha256Hex, type ContractArtifact } from './artifact.js';
 import { errorDiagnostic, type CompilerDiagnostic } from './diagnostics.js';
 import { refineFStringSpans } from './fstring-spans.js';
 import { canonicalIrJson } from './ir-json.js';
-import { MAX_SOURCE_BYTES, SOURCE_TOO_LARGE_CODE } from './limits.js';
+import { MAX_SOURCE_BYTES, SOURCE_TOO_LARGE_CODE, SOURCE_TOO_LARGE_MESSAGE } from './limits.js';
 import { lintModule } from './lint.js';
 import { Locator } from './locator.js';
 import { LoweringError, lowerModule } from './lower.js';
@@ -55,7 +55,7 @@ function validateInput(moduleName: string, source: string): CompilerDiagnostic |
   if (typeof source !== 'string' || source === '') return errorDiagnostic('xian.source.invalid', 'source: must not be empty');
   const bytes = Buffer.byteLength(source, 'utf8');
   if (bytes > MAX_SOURCE_BYTES) {
-    return errorDiagnostic(SOURCE_TOO_LARGE_CODE, `source: ${bytes} bytes exceeds the limit of ${MAX_SOURCE_BYTES} bytes`);
+    return errorDiagnostic(SOURCE_TOO_LARGE_CODE, `${SOURCE_TOO_LARGE_MESSAGE} (source: ${bytes} bytes exceeds the limit of ${MAX_SOURCE_BYTES} bytes)`);
   }
   return undefined;
 }

@@ -197,7 +197,11 @@ export class ExpressionReader {
     const inner = inside(argList);
     const args: Expression[] = [];
     const keywords: Keyword[] = [];
-    if (inner.length > 0) {
+    if (inner.some((child) => child.name === 'for')) {
+      // `f(x for x, y in z)`: a generator as the only argument (its target list may hold commas).
+      if (!soleGenerator(inner)) ctx.fail(generatorStart(inner), 'Generator expression must be parenthesized');
+      args.push(ctx.unsupported('expression', 'generator_exp', 'generator expressions are not supported', inner[0]!.from, inner[inner.length - 1]!.to));
+    } else if (inner.length > 0) {
       const { groups } = splitAtCommas(inner);
       let sawKeyword = false;
       let sawMappingUnpack = false;
@@ -205,10 +209,7 @@ export class ExpressionReader {
         const first = group[0];
         if (!first) ctx.fail(argList.from, 'invalid syntax');
         const last = group[group.length - 1]!;
-        if (group.some((child) => child.name === 'for')) {
-          if (groups.length > 1) ctx.fail(first.from, 'Generator expression must be parenthesized');
-          args.push(ctx.unsupported('expression', 'generator_exp', 'generator expressions are not supported', first.from, last.to));
-        } else if (first.name === '**') {
+        if (first.name === '**') {
           if (group.length !== 2) ctx.fail(first.from, 'invalid syntax');
           keywords.push({ span: ctx.range(first.from, last.to), arg: null, value: this.expr(group[1]!, depth) });
           sawMappingUnpack = true;
@@ -237,7 +238,10 @@ export class ExpressionReader {
     const value = this.expr(children[0]!, depth);
     const span = ctx.range(node.from, node.to);
     if (children[1]?.name === '.') {
-      return { kind: 'Attribute', span, value, attr: ctx.text(children[2]!) };
+      const attr = ctx.text(children[2]!);
+      // lezer takes any word after a dot; Python's names exclude its keywords (`ctx.try`, `a.None`).
+      if (PYTHON_KEYWORDS.has(attr)) ctx.fail(children[2]!.from, 'invalid syntax');
+      return { kind: 'Attribute', span, value, attr };
     }
     const inner = children.slice(2, -1);
     if (inner.length === 0) ctx.fail(children[1]!.to, 'invalid syntax');
@@ -348,7 +352,6 @@ export class ExpressionReader {
         operators.push(COMPARE_OPERATORS[binaryOperatorText(ctx, left)]!);
         comparators.push(inner[inner.length - 1]!);
         left = inner[0]!;
-        ctx.guardDepth(depth + operators.length, left.from);
       }
       operators.reverse();
       comparators.reverse();
@@ -361,6 +364,31 @@ export class ExpressionReader {
     if (!binary) return ctx.fail(children[1]!.from, 'invalid syntax');
     return { kind: 'BinOp', span, operator: binary, left: this.expr(leftNode, depth), right: this.expr(rightNode, depth) };
   }
+}
+
+/**
+ * Whether the argument list is one generator expression: an element, then `for … in …` clauses
+ * (optionally `async`, with `if` conditions), with commas only in the target lists between a `for`
+ * and its `in`. Anything else beside a generator is Python's "must be parenthesized".
+ */
+function soleGenerator(inner: SyntaxNode[]): boolean {
+  const forAt = inner.findIndex((child) => child.name === 'for' || child.name === 'async');
+  if (forAt < 1) return false;
+  let inTarget = false;
+  for (let k = 0; k < inner.length; k++) {
+    const name = inner[k]!.name;
+    if (name === 'for') inTarget = true;
+    else if (name === 'in' && inTarget) inTarget = false;
+    else if (name === ',' && !inTarget) return false;
+  }
+  return true;
+}
+
+/** Offset of the element of the first generator in an argument list (where CPython points). */
+function generatorStart(inner: SyntaxNode[]): number {
+  let k = inner.findIndex((child) => child.name === 'for' || child.name === 'async');
+  while (k > 0 && inner[k - 1]!.name !== ',') k--;
+  return inner[Math.max(k, 0)]!.from;
 }
 
 function isBooleanOperator(operator: string): boolean {
@@ -382,7 +410,9 @@ function floatWithTrailingDot(ctx: CstContext, children: SyntaxNode[]): Expressi
   const [number, dot, next] = children;
   if (number?.name !== 'Number' || dot?.name !== '.' || number.to !== dot.from || !/^[0-9][0-9_]*$/.test(ctx.text(number))) return null;
   const name = next && !next.type.isError ? next : undefined;
-  if (name && (name.name !== 'PropertyName' || name.from !== dot.to)) return null;
+  if (name && name.name !== 'PropertyName') return null;
+  // `1. real`: Python reads the float `1.` and then a separate name, which is no expression.
+  if (name && name.from !== dot.to) ctx.fail(name.from, 'invalid syntax');
   // `1.real`, `1.e-5`: Python's tokenizer refuses an int touching `.` and a name that is no exponent.
   if (name && !/^([eE][0-9][0-9_]*)?[jJ]?$/.test(ctx.text(name))) ctx.fail(number.from, 'invalid decimal literal');
   const end = name ? name.to : dot.to;
@@ -392,6 +422,13 @@ function floatWithTrailingDot(ctx: CstContext, children: SyntaxNode[]): Expressi
   if (value.type === 'complex') return ctx.unsupported('constant', 'complex', 'complex constants are not supported', number.from, end);
   return { kind: 'Constant', span, value: { type: 'float', value: value.type === 'float' ? value.value : Number(value.value) } };
 }
+
+/** Python's hard keywords (3.11, as rustpython-parser 0.4 lexes them); `match`, `case`, `type` are soft. */
+const PYTHON_KEYWORDS = new Set([
+  'False', 'None', 'True', 'and', 'as', 'assert', 'async', 'await', 'break', 'class', 'continue', 'def', 'del', 'elif',
+  'else', 'except', 'finally', 'for', 'from', 'global', 'if', 'import', 'in', 'is', 'lambda', 'nonlocal', 'not', 'or',
+  'pass', 'raise', 'return', 'try', 'while', 'with', 'yield',
+]);
 
 /** The children between a node's opening and closing bracket. */
 export function inside(node: SyntaxNode): SyntaxNode[] {

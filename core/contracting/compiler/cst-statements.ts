@@ -98,8 +98,9 @@ export class StatementReader {
       case 'ContinueStatement':
         return { kind: 'Continue', span };
       case 'AssertStatement': {
-        const { groups } = splitAtCommas(children.slice(1));
-        if (groups.length > 2) ctx.fail(node.from, 'invalid syntax');
+        const { groups, trailingComma } = splitAtCommas(children.slice(1));
+        // `assert x,` (lezer tolerates the missing message; Python does not).
+        if (groups.length > 2 || trailingComma) ctx.fail(node.from, 'invalid syntax');
         return {
           kind: 'Assert', span, test: x.item(groups[0]!, d, node.from),
           message: groups[1] ? x.item(groups[1], d, node.from) : null,
@@ -108,6 +109,9 @@ export class StatementReader {
       case 'RaiseStatement': {
         const fromAt = children.findIndex((child) => child.name === 'from');
         const exceptionNodes = children.slice(1, fromAt < 0 ? undefined : fromAt);
+        // `raise E, "text"` is Python 2; Python 3 raises one expression (and `from` one cause).
+        const comma = children.find((child) => child.name === ',');
+        if (comma) ctx.fail(comma.from, 'invalid syntax');
         return {
           kind: 'Raise', span,
           exception: exceptionNodes.length > 0 ? x.exprList(exceptionNodes, d, node.from) : null,
@@ -148,7 +152,14 @@ export class StatementReader {
         if (decorated.name === 'ClassDefinition') {
           return ctx.unsupported('statement', 'class_def', 'class definitions are not supported', decorated.from, this.end(decorated));
         }
-        const decorators = children.filter((child) => child.name === 'Decorator').map((decorator) => this.decorator(decorator, d));
+        const decoratorNodes = children.filter((child) => child.name === 'Decorator');
+        // Decorators and their def share one indentation in Python; lezer also reads an `@x` line
+        // indented deeper or shallower than the `def` below it.
+        const column = (offset: number) => ctx.locator.position(offset).column;
+        for (const decorator of decoratorNodes) {
+          if (column(decorator.from) !== column(decorated.from)) ctx.fail(decorated.from, 'invalid syntax');
+        }
+        const decorators = decoratorNodes.map((decorator) => this.decorator(decorator, d));
         return this.functionDef(decorated, decorators, d);
       }
       case 'ClassDefinition':
@@ -301,8 +312,12 @@ export class StatementReader {
     let sawDefault = false;
     let sawSlash = false;
     const names = new Set<string>();
+    let sawKwarg = false;
+    /** A bare `*` still waiting for the keyword-only parameter Python requires after it. */
+    let bareStar: SyntaxNode | undefined;
     for (const group of groups) {
       if (group.length === 0) ctx.fail(node.from, 'invalid syntax');
+      if (sawKwarg) ctx.fail(group[0]!.from, 'arguments cannot follow var-keyword argument');
       if (group[0]!.name === '/') {
         if (group.length !== 1 || sawSlash || kind !== 'positional_or_keyword' || parameters.length === 0) ctx.fail(group[0]!.from, 'invalid syntax');
         sawSlash = true;
@@ -315,12 +330,17 @@ export class StatementReader {
         i = 1;
         if (kind === 'keyword_only') ctx.fail(group[0]!.from, '* argument may appear only once');
         kind = 'keyword_only';
-        if (group.length === 1) continue;
+        if (group.length === 1) {
+          bareStar = group[0]!;
+          continue;
+        }
         thisKind = 'vararg';
       } else if (group[0]!.name === '**') {
         i = 1;
         thisKind = 'kwarg';
+        sawKwarg = true;
       }
+      if (thisKind === 'keyword_only') bareStar = undefined;
       const nameNode = group[i]!;
       if (nameNode.name !== 'VariableName') ctx.fail(nameNode.from, 'invalid syntax');
       const parameterName = ctx.text(nameNode);
@@ -347,6 +367,7 @@ export class StatementReader {
       if (fallback && thisKind === 'positional_or_keyword') sawDefault = true;
       parameters.push({ span: ctx.range(nameNode.from, end), name: parameterName, kind: thisKind, annotation, default: fallback });
     }
+    if (bareStar) ctx.fail(bareStar.from, 'named arguments must follow bare *');
     return parameters;
   }
 

@@ -1,6 +1,6 @@
 import { open } from 'node:fs/promises';
 import type { Command } from 'commander';
-import { compileContract, MAX_SOURCE_BYTES, SOURCE_TOO_LARGE_CODE, type CompilerDiagnostic } from '../../../core/contracting/index.js';
+import { compileContract, MAX_SOURCE_BYTES, SOURCE_TOO_LARGE_CODE, SOURCE_TOO_LARGE_MESSAGE, type CompilerDiagnostic } from '../../../core/contracting/index.js';
 
 /** A source that could not be read at all (missing file): an invocation problem, exit 2. */
 class SourceReadError extends Error {}
@@ -43,7 +43,7 @@ async function readSource(file: string | undefined): Promise<Buffer> {
 
 function decode(bytes: Buffer): string | CompilerDiagnostic {
   if (bytes.length > MAX_SOURCE_BYTES) {
-    return { severity: 'error', code: SOURCE_TOO_LARGE_CODE, message: `source: exceeds the limit of ${MAX_SOURCE_BYTES} bytes` };
+    return { severity: 'error', code: SOURCE_TOO_LARGE_CODE, message: `${SOURCE_TOO_LARGE_MESSAGE} (source: more than ${MAX_SOURCE_BYTES} bytes)` };
   }
   try {
     return new TextDecoder('utf-8', { fatal: true }).decode(bytes);
@@ -52,9 +52,13 @@ function decode(bytes: Buffer): string | CompilerDiagnostic {
   }
 }
 
-/** `FILE:line:col: error: code: message`, the form editors and terminals link. */
+/**
+ * `FILE:line:col: error: code: message`, the form editors and terminals link. Editors read both
+ * numbers 1-based (as gcc and CPython print them); the diagnostic JSON keeps the chain's 0-based
+ * columns, so the column is shifted by one here.
+ */
 export function diagnosticLine(file: string, d: CompilerDiagnostic): string {
-  const at = d.range ? `${d.range.start_line}:${d.range.start_column}:` : '';
+  const at = d.range ? `${d.range.start_line}:${d.range.start_column + 1}:` : '';
   return `${file}:${at} ${d.severity}: ${d.code}: ${d.message}`;
 }
 

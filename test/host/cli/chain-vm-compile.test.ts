@@ -48,9 +48,19 @@ describe('chain-vm compile --module <name> [FILE|-]', function () {
     assert.equal(run.code, 1);
     assert.deepEqual(JSON.parse(run.stdout), { diagnostics: expected.diagnostics });
     assert.deepEqual(run.stderr.trim().split('\n'), [
-      'bad.py:2:6: error: xian.lint.E017: All @export function arguments must have type annotations',
-      'bad.py:3:4: error: xian.lint.E001: Illegal syntax: Augmented multiplication is not allowed; use x = x * y',
+      'bad.py:2:7: error: xian.lint.E017: All @export function arguments must have type annotations',
+      'bad.py:3:5: error: xian.lint.E001: Illegal syntax: Augmented multiplication is not allowed; use x = x * y',
     ]);
+    // The JSON keeps the chain's 0-based columns; the line for editors counts columns from 1.
+    assert.deepEqual(expected.diagnostics.map((d) => d.range?.start_column), [6, 4]);
+  });
+
+  it('points a parse error at the bracket left open, 1-based for editors', async () => {
+    await writeFile(path.join(dir, 'open.py'), '@export\ndef f(a: int):\n    x = 1\n    y = 2\n    b = g(a,\n    return a\n');
+    const run = await chainVm(dir, ['compile', '--module', 'con_open', 'open.py']);
+    assert.equal(run.code, 1);
+    assert.equal(run.stderr, "open.py:5:10: error: xian.syntax.parse_error: '(' was never closed\n");
+    assert.deepEqual(JSON.parse(run.stdout).diagnostics[0].range, { start_line: 5, start_column: 9, end_line: 5, end_column: 10 });
   });
 
   it('refuses text that is not UTF-8 and input over the size limit as diagnostics, exit 1', async () => {

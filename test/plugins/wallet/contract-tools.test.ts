@@ -66,6 +66,16 @@ describe('contract tools: check_contract and deploy_contract on the devnet (HTTP
     assert.equal(await nonce(), before);
   });
 
+  it('check_contract and deploy_contract refuse a source over the chain\'s 131,072 bytes, naming code, before signing', async () => {
+    // The issue's probe: a valid contract padded to 262,183 bytes (it used to deploy).
+    const head = '@export\ndef f():\n    return 1\n#';
+    const big = head + 'x'.repeat(262_183 - head.length - 1) + '\n';
+    const before = await nonce();
+    expectError(await running.call('check_contract', { name: 'con_big', code: big }), { code: 'invalid_arguments', field: 'code', match: /131072 bytes/ });
+    expectError(await running.call('deploy_contract', { private_key: A.privateKey, name: 'con_big', code: big }), { code: 'invalid_arguments', field: 'code', match: /131072 bytes/ });
+    assert.equal(await nonce(), before);
+  });
+
   it('deploy_contract ships the contract; calls, events, state and the stored IR are right', async () => {
     const deployed = ok(await running.call('deploy_contract', {
       private_key: A.privateKey, name: 'con_ledger', code: LEDGER_SOURCE, constructor_args: { name: 'Ledger', bps: 25 }, verbose: true,
