@@ -68,6 +68,8 @@ td.what{white-space:normal;min-width:16rem;max-width:32rem;overflow-wrap:anywher
 details{margin:.3rem 0}details>summary{cursor:pointer;font-weight:600;padding:.3rem 0;color:#0b5cad}
 .amt{font-variant-numeric:tabular-nums}
 .needs-bds{border-left:3px solid #f0c36d;padding-left:.6rem}
+table.fields{width:auto;font-size:inherit;border-collapse:collapse}table.fields th,table.fields td{background:none;border:0;padding:.05rem .8rem .05rem 0;white-space:normal;overflow-wrap:anywhere}
+table.fields th{font-weight:500}
 @media (max-width:600px){body{font-size:14px}main{padding:.6rem}dl.kv{grid-template-columns:1fr}dl.kv dt{margin-top:.35rem}header .bar{gap:.4rem .8rem}}
 ${HIGHLIGHT_CSS}`);
 
