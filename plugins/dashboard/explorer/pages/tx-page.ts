@@ -57,7 +57,7 @@ export async function txPage(r: ReadContext, hash: string): Promise<PageView> {
       ? html`${amt(fee.fee, native)} <span class="muted">(${amt(chiUsed as JsonValue)} chi used of ${amt(chiSupplied as JsonValue)} supplied, at ${amt(fee.chi_rate)} chi per ${native})</span>`
       : html`<span class="muted">${text(chiUsed)} chi used (no chi rate to price it)</span>`],
     ['From', addressLink(p.sender, rpc)],
-    ['Called', html`${contractLink(p.contract, rpc)}<span class="mono">.${text(p.function)}</span>`],
+    ['Called', html`<span class="mono">${sentence!.call}</span>`],
     ['Hash', html`<span class="mono">${t.hash}</span>`],
   ])}</div>
 ${deployments.map((d) => deploymentSection(d, t.hash, rpc))}
@@ -69,7 +69,7 @@ ${deployments.map((d) => deploymentSection(d, t.hash, rpc))}
     ? html`<p class="muted">The transaction could not be decoded: ${text(t.tx_decoded.error)}</p><pre tabindex="0">${text(t.tx_decoded.raw)}</pre>`
     : kv([
         ['Sender', addressLink(p.sender, rpc)],
-        ['Contract', contractLink(p.contract, rpc)],
+        ['Contract', html`<span class="mono">${sentence!.call}</span>`],
         ['Function', text(p.function)],
         ['Arguments', html`<pre tabindex="0">${pretty(plainJson(shownKwargs(p, deployments)))}</pre>`],
         ['Chain id', text(p.chain_id)],
