@@ -52,7 +52,7 @@ export function splitHighlightedLines(markup: string): string[] {
 export function sourceListing(source: string, label: string): SafeHtml {
   const lines = splitHighlightedLines(highlightPython(source.replace(/\r\n?/g, '\n').replace(/\n$/, '')).text);
   const rows = lines.map((l) => trusted(`<span class="ln">${l}</span>\n`));
-  return html`<pre class="source numbered" tabindex="0" aria-label="${label}"><code class="language-python">${rows}</code></pre>`;
+  return html`<pre class="source numbered" tabindex="0" role="region" aria-label="${label}"><code class="language-python">${rows}</code></pre>`;
 }
 
 /** Token colours for the dark source box (each at least 4.5:1 against #0f1720); line numbers as counters. */

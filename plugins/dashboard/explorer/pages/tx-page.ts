@@ -111,7 +111,7 @@ function deploymentSection(d: Deployment, hash: string, rpc: string | null): Saf
     ? html`<p class="muted">${d.submittedOnly ? 'No IR was stored: the deployment did not complete.' : 'This transaction wrote no IR.'}</p>`
     : html`<p><a href="${href(`/explorer/tx/${seg(hash)}/ir/${seg(d.contract)}`, rpc)}">Download the IR of ${d.contract} (JSON, ${sizeText(d.ir)})</a></p>
 <details><summary>Compiled IR (${sizeText(d.ir)})</summary>${Buffer.byteLength(d.ir, 'utf8') <= INLINE_IR_BYTES
-    ? html`<pre tabindex="0" aria-label="IR of ${d.contract}">${prettyIr(d.ir)}</pre>`
+    ? html`<pre tabindex="0" role="region" aria-label="IR of ${d.contract}">${prettyIr(d.ir)}</pre>`
     : html`<p class="muted">Too large to show here; use the download.</p>`}</details>`;
   // A deployment that failed created no contract: its name is not a link (it would answer 404).
   return html`<h2>${d.submittedOnly ? html`Submitted contract <span class="mono">${d.contract}</span>` : html`Deployed contract ${contractLink(d.contract, rpc)}`}</h2>
