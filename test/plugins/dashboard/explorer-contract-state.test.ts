@@ -1,4 +1,8 @@
 import assert from 'node:assert/strict';
+import { existsSync } from 'node:fs';
+import { readFile } from 'node:fs/promises';
+import { createRequire } from 'node:module';
+import { chromium } from 'playwright-core';
 import { request } from '../../support/test-host.js';
 import { LEDGER_SOURCE } from '../../support/ledger-contract.js';
 import { bootDashboardHost, callContract, RELAXED_LIMITS, transfer, type DashboardHost } from './support/dashboard-host.js';
@@ -219,5 +223,34 @@ describe('explorer: deployments, contract state and links on a busy devnet', fun
       assert.ok([...status.keys()].some((l) => l.startsWith(kind)), `the crawl met a ${kind} link`);
     }
     assert.deepEqual(failures, []);
+  });
+
+  it('the new pages pass an axe-core check (Chromium, as explorer-views.test.ts): a deploy, a failed deploy, two contracts, a hash page', async function () {
+    const CHROMIUM = '/usr/bin/chromium';
+    if (!existsSync(CHROMIUM)) {
+      if (process.env.CHAIN_TEST_REQUIRE_CHROMIUM === '1') throw new Error(`${CHROMIUM} is missing and CHAIN_TEST_REQUIRE_CHROMIUM=1`);
+      this.skip();
+    }
+    const axeSource = await readFile(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
+    const browser = await chromium.launch({ executablePath: CHROMIUM, args: ['--headless', '--no-sandbox', '--disable-gpu', '--no-first-run'] });
+    const found: string[] = [];
+    try {
+      // The injected checker is an inline script: this context alone bypasses the CSP to run it.
+      const page = await (await browser.newContext({ javaScriptEnabled: true, bypassCSP: true })).newPage();
+      for (const width of [1280, 375]) {
+        await page.setViewportSize({ width, height: 900 });
+        for (const url of [`/explorer/tx/${deploy.hash}`, `/explorer/tx/${failedDeploy.hash}`, '/explorer/contract/con_ledger', '/explorer/contract/currency', '/explorer/contract/currency/hash/balances']) {
+          assert.equal((await page.goto(h.url(url)))!.status(), 200, url);
+          await page.addScriptTag({ content: axeSource });
+          const result = await page.evaluate(() => (window as any).axe.run(document, { runOnly: { type: 'tag', values: ['wcag2a', 'wcag2aa', 'best-practice'] } }));
+          for (const v of result.violations) found.push(`${url} at ${width}px: ${v.id} (${v.nodes.length}): ${v.nodes.slice(0, 2).map((n: any) => n.target.join(' ')).join(' | ')}`);
+          const overflow = Number(await page.evaluate('document.documentElement.scrollWidth - window.innerWidth'));
+          if (overflow > 0) found.push(`${url} at ${width}px: the page scrolls sideways by ${overflow}px`);
+        }
+      }
+    } finally {
+      await browser.close();
+    }
+    assert.deepEqual(found, []);
   });
 });
