@@ -18,8 +18,11 @@ export const graphqlConfigSchema = z.strictObject({
   path: z.string().regex(/^\/[A-Za-z0-9._~-]+(?:\/[A-Za-z0-9._~-]+)*$/, 'must be a URL path such as /graphql').default('/graphql'),
   /** `--public-query`: with CHAIN_PUBLIC_QUERY_ENABLED=1 lets GraphQL bind beyond loopback (spec 5.6). */
   publicQuery: z.boolean().default(false),
-  /** Serve the GraphiQL page (GET on the path and `/graphiql`). Off, as upstream's newest preset. */
-  graphiql: z.boolean().default(false),
+  /**
+   * Serve the GraphQL IDE (Ruru, PostGraphile's GraphiQL, from node_modules — no CDN) at `/graphiql`
+   * and to a browser's GET of the path. On: a user expects one there (upstream's newest preset turns it off).
+   */
+  graphiql: z.boolean().default(true),
   /**
    * Used only when no `bds` plugin runs in this host: a PostgreSQL URL (CHAIN_BDS_DATABASE_URL,
    * as the bds plugin's; `readDatabaseUrl` ← CHAIN_BDS_READ_DATABASE_URL, a read copy, wins:

@@ -49,8 +49,13 @@ export function ago(iso: string | null | undefined, now = Date.now()): string {
   return `${Math.floor(s / 86400)} d ago`;
 }
 
+/** What indexes record as the hash of the genesis writes (BDS): not a transaction, so not a tx page. */
+export const GENESIS_TX = 'GENESIS';
+
+/** A transaction's page; the genesis writes (`GENESIS`) link to block 0, the genesis page. */
 export function txLink(hash: string | null | undefined, rpc: string | null): SafeHtml {
   if (!hash) return html`—`;
+  if (hash === GENESIS_TX) return html`<a href="${href('/explorer/block/0', rpc)}">genesis</a>`;
   return html`<a class="mono" href="${href(`/explorer/tx/${seg(hash)}`, rpc)}" title="${hash}">${short(hash)}</a>`;
 }
 

@@ -20,7 +20,7 @@ const CSS = trusted(`
 html{-webkit-text-size-adjust:100%}
 body{margin:0;font:15px/1.5 system-ui,-apple-system,"Segoe UI",Roboto,sans-serif;color:#1b1f24;background:#f4f6f8}
 a{color:#0b5cad;text-decoration:none}a:hover{text-decoration:underline}
-main p a,main dd a,main li a,.sentence a,td.call a{text-decoration:underline;text-underline-offset:.3em;text-decoration-thickness:1px}
+main p a,main dd a,main li a,main h1 a,main h2 a,.sentence a,td.call a{text-decoration:underline;text-underline-offset:.3em;text-decoration-thickness:1px}
 header{background:#12263a;color:#fff;padding:.6rem 1rem}
 header .bar{max-width:1240px;margin:0 auto;display:flex;flex-wrap:wrap;gap:.5rem 1.2rem;align-items:center}
 header .brand{font-weight:700;color:#fff;font-size:1.1rem}
@@ -68,6 +68,8 @@ td.what{white-space:normal;min-width:16rem;max-width:32rem;overflow-wrap:anywher
 details{margin:.3rem 0}details>summary{cursor:pointer;font-weight:600;padding:.3rem 0;color:#0b5cad}
 .amt{font-variant-numeric:tabular-nums}
 .needs-bds{border-left:3px solid #f0c36d;padding-left:.6rem}
+table.fields{width:auto;font-size:inherit;border-collapse:collapse}table.fields th,table.fields td{background:none;border:0;padding:.05rem .8rem .05rem 0;white-space:normal;overflow-wrap:anywhere}
+table.fields th{font-weight:500}
 @media (max-width:600px){body{font-size:14px}main{padding:.6rem}dl.kv{grid-template-columns:1fr}dl.kv dt{margin-top:.35rem}header .bar{gap:.4rem .8rem}}
 ${HIGHLIGHT_CSS}`);
 

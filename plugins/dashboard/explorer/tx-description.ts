@@ -91,7 +91,10 @@ export function describeTx(tx: TxFacts, pairs: PairTokens = new Map()): Part[] {
   const fn = typeof tx.function === 'string' ? tx.function : '?';
   const kwargs = obj(tx.kwargs);
   if (tx.ok === false) {
-    const intent = describeCall(contract, fn, kwargs, tx.sender);
+    // A deployment that failed created no contract: its name is text, not a link to a page that would answer 404.
+    const intent = contract === 'submission' && fn === 'submit_contract' && typeof kwargs.name === 'string'
+      ? [t(`Deploy ${kwargs.name}`)]
+      : describeCall(contract, fn, kwargs, tx.sender);
     const reason = tx.error === undefined || tx.error === null ? 'no reason given' : typeof tx.error === 'string' ? tx.error : JSON.stringify(tx.error);
     return [t('Failed: '), ...intent, t(' — '), { kind: 'error', text: reason }];
   }

@@ -1,10 +1,10 @@
 import type { JsonObject } from 'chainhost/chain';
-import { isObject } from '../reads/contract-reads.js';
+import { existingContracts, isObject } from '../reads/contract-reads.js';
 import { optionalBds } from '../reads/optional-bds.js';
 import type { ReadContext } from '../reads/node-targets.js';
 import { optionalAbciValue } from '../reads/optional-value.js';
 import { PAIRS_CONTRACT } from '../reads/dex-reads.js';
-import { addressLink, amt, contractLink, pairLink, readable, amount, tokenLink } from './format.js';
+import { addressLink, amt, contractLink, pairLink, readable, amount, text, tokenLink } from './format.js';
 import { html, type SafeHtml } from './html.js';
 import { describeTx, pairIdsOf, tokensOf, type Part, type TxFacts } from './tx-description.js';
 
@@ -12,6 +12,8 @@ import { describeTx, pairIdsOf, tokensOf, type Part, type TxFacts } from './tx-d
 export interface TxSentence {
   html: SafeHtml;
   text: string;
+  /** `contract.function`, the contract linked only when one is deployed under that name. */
+  call: SafeHtml;
 }
 
 /**
@@ -29,22 +31,37 @@ export async function txSentences(r: ReadContext, txs: TxFacts[]): Promise<TxSen
   );
   const described = txs.map((tx) => describeTx(tx, pairs));
   const tokens = [...new Set(described.flatMap(tokensOf))];
-  const symbols = new Map(
-    (await Promise.all(tokens.map(async (c) => {
+  const named = [
+    ...described.flatMap((parts) => parts.flatMap((p) => (p.kind === 'contract' ? [p.name] : []))),
+    ...txs.flatMap((tx) => (typeof tx.contract === 'string' ? [tx.contract] : [])),
+  ];
+  const [symbols, known] = await Promise.all([
+    Promise.all(tokens.map(async (c) => {
       const symbol = await optionalAbciValue(r, `/get/${c}.metadata:token_symbol`);
       return typeof symbol === 'string' && symbol !== '' ? [[c, symbol] as const] : [];
-    }))).flat(),
-  );
-  return described.map((parts) => ({ html: renderParts(parts, symbols, r.peer), text: partsText(parts, symbols) }));
+    })).then((found) => new Map(found.flat())),
+    existingContracts(r, named),
+  ]);
+  return described.map((parts, i) => ({
+    html: renderParts(parts, symbols, known, r.peer),
+    text: partsText(parts, symbols),
+    call: html`${knownContractLink(txs[i]!.contract, known, r.peer)}.${text(txs[i]!.function)}`,
+  }));
 }
 
-function renderParts(parts: Part[], symbols: ReadonlyMap<string, string>, rpc: string | null): SafeHtml {
+/** A contract by name: a link when it is deployed, plain text when not (a call to a missing contract). */
+function knownContractLink(name: unknown, known: ReadonlySet<string>, rpc: string | null): SafeHtml {
+  if (typeof name !== 'string' || name === '') return html`—`;
+  return known.has(name) ? contractLink(name, rpc) : html`<span class="mono">${name}</span>`;
+}
+
+function renderParts(parts: Part[], symbols: ReadonlyMap<string, string>, known: ReadonlySet<string>, rpc: string | null): SafeHtml {
   return html`<span class="sentence">${parts.map((p) => {
     switch (p.kind) {
       case 'text': return html`${p.text}`;
       case 'amount': return amt(p.value, p.token ? tokenLink(p.token, symbols.get(p.token) ?? p.token, rpc) : undefined);
       case 'address': return addressLink(p.address, rpc);
-      case 'contract': return contractLink(p.name, rpc);
+      case 'contract': return knownContractLink(p.name, known, rpc);
       case 'pair': return pairLink(p.id, `#${p.id}`, rpc);
       case 'error': return html`<span class="fail-reason">${p.text}</span>`;
     }

@@ -40,8 +40,7 @@ export async function contract(r: ReadContext, name: string): Promise<ContractRe
     methodList.length > 0 ||
     isObject(variables) ||
     isObject(summary) ||
-    metadata.has_source === true ||
-    ['deployer', 'developer', 'owner', 'submitted_at', 'initiator'].some((k) => metadata[k] != null && metadata[k] !== '');
+    hasContractMetadata(metadata);
   if (!exists) {
     throw ApiError.notFound(`contract ${name} not found: the node has no source, code or metadata under that name`, { name });
   }
@@ -54,6 +53,23 @@ export async function contract(r: ReadContext, name: string): Promise<ContractRe
     methods: methodList,
     variables: isObject(variables) ? variables : { variables: [], hashes: [] },
   };
+}
+
+/** `contract_info` of a deployed contract: it has source, or a deployer, developer, owner, time or initiator. */
+export function hasContractMetadata(metadata: JsonValue): boolean {
+  if (!isObject(metadata)) return false;
+  return metadata.has_source === true || ['deployer', 'developer', 'owner', 'submitted_at', 'initiator'].some((k) => metadata[k] != null && metadata[k] !== '');
+}
+
+/**
+ * Which of `names` are deployed contracts (`/contract_info/<name>`, one read per distinct name):
+ * a transaction may call a name that holds no contract (it fails), and a page must not link
+ * such a name to a contract page that would answer 404.
+ */
+export async function existingContracts(r: ReadContext, names: Iterable<string>): Promise<Set<string>> {
+  const distinct = [...new Set(names)].filter((n) => /^[A-Za-z_][A-Za-z0-9_]{0,63}$/.test(n));
+  const infos = await Promise.all(distinct.map((n) => optionalAbciValue(r, `/contract_info/${n}`)));
+  return new Set(distinct.filter((_, i) => hasContractMetadata(infos[i]!)));
 }
 
 /** `/api/contracts`: every deployed contract from node state (core path, no BDS needed). */

@@ -1,6 +1,6 @@
 import Router from '@koa/router';
 import { GraphQLError, Kind, type DocumentNode, type ExecutionArgs, type GraphQLSchema, type OperationDefinitionNode } from 'graphql';
-import { processRequest, renderGraphiQL } from 'graphql-helix';
+import { processRequest } from 'graphql-helix';
 import type Koa from 'koa';
 import type { Logger } from 'chainhost/plugin';
 import { withinStack, type DocumentCache } from '../execution/document-cache.js';
@@ -9,6 +9,7 @@ import { checkQueryLimits, type QueryLimits } from '../execution/query-limits.js
 import type { GraphqlRequestContext } from '../execution/request-context.js';
 import { jsonText } from '../json-text.js';
 import { GraphqlRequestError, readGraphqlParams } from './graphql-request.js';
+import { ideRouter, sendIdePage } from './graphql-ide.js';
 
 /**
  * `POST {path}` through graphql-helix: parse (token-capped), validate plus the server's limits
@@ -17,7 +18,7 @@ import { GraphqlRequestError, readGraphqlParams } from './graphql-request.js';
  * `application/json`; a request error (no data: a bad document, variables that do not coerce,
  * a bound of this server) is 400 under the former and 200 under the latter; a field error keeps
  * 200 with `data`. Malformed HTTP requests get grafserv's status and message
- * (`{"errors":[{"message","extensions":{"statusCode"}}]}`). GraphiQL is served only when enabled.
+ * (`{"errors":[{"message","extensions":{"statusCode"}}]}`). The IDE (Ruru) is served unless turned off.
  */
 export interface GraphqlRouteOptions {
   path: string;
@@ -35,13 +36,16 @@ export function graphqlRouter(options: GraphqlRouteOptions): Router {
   const router = new Router();
   router.post(options.path, (ctx) => handle(ctx, options));
   router.get(options.path, (ctx) => {
-    if (options.graphiql && ctx.accepts('html') === 'html') return graphiql(ctx, options.path);
+    // A browser (HTML preferred over JSON) gets the IDE, as PostGraphile's grafserv answers.
+    if (options.graphiql && ctx.accepts('json', 'html') === 'html') return sendIdePage(ctx, options.path);
     ctx.status = 405;
     ctx.type = 'application/json';
     ctx.body = jsonText({ errors: [{ message: 'Method not supported, please use POST', extensions: {} }] });
   });
-  if (options.graphiql) router.get('/graphiql', (ctx) => graphiql(ctx, options.path));
-  else {
+  if (options.graphiql) {
+    const ide = ideRouter(options.path);
+    router.use(ide.routes(), ide.allowedMethods());
+  } else {
     router.get('/graphiql', (ctx) => {
       ctx.status = 404;
       ctx.type = 'text/plain; charset=utf-8';
@@ -49,11 +53,6 @@ export function graphqlRouter(options: GraphqlRouteOptions): Router {
     });
   }
   return router;
-}
-
-function graphiql(ctx: Koa.Context, endpoint: string): void {
-  ctx.type = 'text/html';
-  ctx.body = renderGraphiQL({ endpoint, headerEditorEnabled: false });
 }
 
 async function handle(ctx: Koa.Context, options: GraphqlRouteOptions): Promise<void> {

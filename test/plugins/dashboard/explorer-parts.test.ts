@@ -1,7 +1,8 @@
 import assert from 'node:assert/strict';
 import { amount, amt, plainJson, readable, when } from '../../../plugins/dashboard/explorer/format.js';
 import { candleChart, niceTicks, tickLabel, type PriceCandle } from '../../../plugins/dashboard/explorer/candle-chart.js';
-import { highlightPython } from '../../../plugins/dashboard/explorer/python-highlight.js';
+import { highlightPython, sourceListing, splitHighlightedLines } from '../../../plugins/dashboard/explorer/python-highlight.js';
+import { eventDataTable } from '../../../plugins/dashboard/explorer/event-data.js';
 import { barLineChart } from '../../../plugins/dashboard/explorer/svg-chart.js';
 import { decimalText } from '../../../plugins/dashboard/reads/dex-reads.js';
 
@@ -103,5 +104,27 @@ describe('explorer parts: exact values, UTC times, server-side charts and highli
     assert.match(out, /<span class="hljs-string">/);
     assert.ok(!out.includes('<script>') && !out.includes('<img'), out);
     assert.ok(out.includes('&lt;img src=x onerror=alert(1)&gt;'));
+  });
+
+  it('a source listing has one numbered row per line, each balanced even inside a multi-line string', () => {
+    const source = `def f():\n    """one\n    two <b>\n    """\n    return 1\n`;
+    const lines = splitHighlightedLines(highlightPython(source.replace(/\n$/, '')).text);
+    assert.equal(lines.length, 5);
+    for (const line of lines) {
+      assert.equal((line.match(/<span /g) ?? []).length, (line.match(/<\/span>/g) ?? []).length, `balanced: ${line}`);
+    }
+    assert.match(lines[2]!, /^<span class="hljs-string">\s+two &lt;b&gt;<\/span>$/, 'the docstring span reopened on its second line');
+    const listing = sourceListing(source, 'Source of f').text;
+    assert.equal((listing.match(/<span class="ln">/g) ?? []).length, 5, 'no empty row for the final newline');
+    assert.ok(!listing.includes('<b>'));
+  });
+
+  it('event data is a field table whose accounts are short links to their pages (keeping the inspected peer)', () => {
+    const addr = 'ab'.repeat(32);
+    const out = eventDataTable({ event: 'Transfer', data_indexed: JSON.stringify({ from: addr, to: 'con_pairs' }), data: { amount: { __fixed__: '12.50' }, memo: EVIL } } as never, 'http://peer:26657').text;
+    assert.match(out, new RegExp(`<th scope="row">from</th><td><a class="mono" href="/explorer/address/${addr}\\?rpc=http%3A%2F%2Fpeer%3A26657" title="${addr}">ababababab…ababab</a>`));
+    assert.match(out, /<th scope="row">to<\/th><td><a class="mono" href="\/explorer\/address\/con_pairs\?rpc=/, 'a named account in an account field links too');
+    assert.match(out, /<th scope="row">amount<\/th><td><span class="amt" title="12.5" data-exact="12.5">12.5<\/span>/);
+    assert.ok(!out.includes('<script>') && out.includes('&lt;script&gt;'), 'text fields escaped');
   });
 });

@@ -32,8 +32,8 @@ describe('explorer contract page of a user-deployed contract', function () {
     assert.ok(page.includes('deposit(tag: str, amount: float)'), page.slice(0, 2000));
     assert.ok(page.includes('balance(account: str, tag: str)'));
     assert.ok(page.includes('name()'));
-    assert.match(page, /Variables\s*ledger_name, fee_bps/);
-    assert.match(page, /Hashes\s*entries/);
+    assert.match(page, /Variables\s*VariableValue\s*ledger_nameLedger\s*fee_bps0/);
+    assert.match(page, /Hashes\s*entries\s*No entries\./);
     assert.ok(page.includes('currency.transfer_from(amount=amount, to=ctx.this, main_account=ctx.caller)'));
   });
 });

@@ -49,4 +49,12 @@ describe('transactions in words (one describer over the call and its events)', (
     assert.match(sentence({ events: many }), /^Transfer 1 TST .*; Transfer 2 CHAIN .*; Transfer 3 TST .*; and 2 more$/);
     assert.deepEqual(tokensOf(describeTx({ contract: 'x', function: 'y', kwargs: {}, sender: A, ok: true, events: many })).sort(), ['con_test_token', 'currency']);
   });
+
+  it('a failed deployment names its contract as text: no contract was made, so there is no page to link', () => {
+    const deploy = { contract: 'submission', function: 'submit_contract', kwargs: { name: 'con_broken', code: 'x = 1' } };
+    const failed = describeTx({ ...deploy, sender: A, ok: false, error: "TypeError('missing name')" });
+    assert.equal(partsText(failed, SYMBOLS), "Failed: Deploy con_broken — TypeError('missing name')");
+    assert.ok(!failed.some((p) => p.kind === 'contract'), JSON.stringify(failed));
+    assert.ok(describeTx({ ...deploy, sender: A, ok: true }).some((p) => p.kind === 'contract' && p.name === 'con_broken'), 'a deployment that succeeded links its contract');
+  });
 });

@@ -202,13 +202,28 @@ describe('GraphQL over HTTP (spec §4 GraphQL)', function () {
         assert.deepStrictEqual(answer(text), grafserv(415, "Media type 'text/plain' is not allowed"));
       });
 
-      it('GET /graphql without GraphiQL: 405; /graphiql is not served', async function () {
-        const get = await request(g.url, { headers: { accept: 'text/html' } });
+      it('GET /graphql from a browser and GET /graphiql serve the IDE (Ruru) with its assets from this server; a non-browser GET: 405', async function () {
+        const browserAccept = 'text/html,application/xhtml+xml,application/xml;q=0.9,*/*;q=0.8';
+        for (const url of [g.url, g.url.replace(/\/graphql$/, '/graphiql')]) {
+          const page = await request(url, { headers: { accept: browserAccept } });
+          assert.equal(page.status, 200, url);
+          assert.match(String(page.headers['content-type']), /^text\/html/);
+          assert.match(page.text, /RURU_CONFIG/);
+          assert.match(String(page.headers['content-security-policy']), /connect-src 'self'/);
+          // Every script, style and worker the page names is on this server, none on a CDN.
+          assert.ok(!/https?:\/\//.test(page.text.replace(/https:\/\/unpkg\.com\/ruru@[^"'\s]*/g, 'CDN')), 'no absolute URL');
+          assert.ok(!page.text.includes('CDN'), 'no unpkg fallback');
+          for (const asset of ['ruru.js', 'ruru.css']) {
+            assert.ok(page.text.includes(`/graphiql/static/${asset}`), asset);
+            const file = await request(g.url.replace(/\/graphql$/, `/graphiql/static/${asset}`), { headers: { 'accept-encoding': 'identity' } });
+            assert.equal(file.status, 200, asset);
+            assert.ok(file.text.length > 1000, `${asset}: ${file.text.length} bytes`);
+          }
+        }
+        assert.equal((await request(g.url.replace(/\/graphql$/, '/graphiql/static/nothing.js'))).status, 404);
+        const get = await request(g.url, { headers: { accept: 'application/json' } });
         assert.equal(get.status, 405);
         assert.deepStrictEqual(get.json, { errors: [{ message: 'Method not supported, please use POST', extensions: {} }] });
-        const graphiql = await request(g.url.replace(/\/graphql$/, '/graphiql'));
-        assert.equal(graphiql.status, 404);
-        assert.equal(graphiql.text, 'Could not process GET request to /graphiql ─ please POST requests to /graphql');
       });
     });
 
@@ -241,13 +256,16 @@ describe('GraphQL server options (spec 5.6)', function () {
     await db?.remove();
   });
 
-  it('GraphiQL is served only when enabled', async function () {
-    const g = await bootGraphqlHost(db, { graphiql: true });
+  it('graphiql: false serves no IDE, as PostGraphile with graphiql off: GET 405, /graphiql 404', async function () {
+    const g = await bootGraphqlHost(db, { graphiql: false });
     try {
-      const page = await request(g.url.replace(/\/graphql$/, '/graphiql'), { headers: { accept: 'text/html' } });
-      assert.equal(page.status, 200);
-      assert.match(page.text, /<html/i);
-      assert.match(page.text, /graphiql/i);
+      const get = await request(g.url, { headers: { accept: 'text/html' } });
+      assert.equal(get.status, 405);
+      assert.deepStrictEqual(get.json, { errors: [{ message: 'Method not supported, please use POST', extensions: {} }] });
+      const graphiql = await request(g.url.replace(/\/graphql$/, '/graphiql'));
+      assert.equal(graphiql.status, 404);
+      assert.equal(graphiql.text, 'Could not process GET request to /graphiql ─ please POST requests to /graphql');
+      assert.equal((await request(g.url.replace(/\/graphql$/, '/graphiql/static/ruru.js'))).status, 404);
     } finally {
       await g.stop();
     }

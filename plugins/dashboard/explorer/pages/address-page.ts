@@ -38,7 +38,7 @@ export async function addressPage(r: ReadContext, addr: string, page: { before?:
   const sent = o.transactions.ok
     ? table(['Hash', 'What happened', 'Block', 'When', 'Call', 'Status'], o.transactions.value.items.map((t, i) => html`<tr>
 <td>${txLink(typeof t.tx_hash === 'string' ? t.tx_hash : null, rpc)}</td><td class="what">${sentences[i]!.html}</td><td>${blockLink(t.block_height, rpc)}</td><td>${age(t.created_at)}</td>
-<td class="mono call">${contractLink(t.contract, rpc)}.${text(t.function)}</td><td>${t.success === false ? html`<span class="fail">Fail</span>` : html`<span class="ok">OK</span>`}</td></tr>`), 'No transactions from this address are indexed.')
+<td class="mono call">${sentences[i]!.call}</td><td>${t.success === false ? html`<span class="fail">Fail</span>` : html`<span class="ok">OK</span>`}</td></tr>`), 'No transactions from this address are indexed.')
     : needsBds(o.transactions.reason);
   const sentPager = o.transactions.ok
     ? pager(page.offset > 0 ? href(self, rpc, { offset: Math.max(0, page.offset - ROWS) }) : null, o.transactions.value.has_more ? href(self, rpc, { offset: page.offset + ROWS }) : null)

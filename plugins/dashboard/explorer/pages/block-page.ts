@@ -1,14 +1,18 @@
 import { block, blockResults } from '../../reads/block-reads.js';
 import type { ReadContext } from '../../reads/node-targets.js';
 import { payloadOf } from '../../reads/tx-decoding.js';
-import { blockLink, contractLink, href, kv, list, obj, status, table, text, txLink, when } from '../format.js';
+import { blockLink, href, kv, list, obj, status, table, txLink, when } from '../format.js';
 import { txSentences } from '../tx-sentence.js';
 import { html } from '../html.js';
 import type { PageView } from '../layout.js';
 
 /** `/explorer/block/<height>`: header, transactions with their outcome, previous/next. */
 export async function blockPage(r: ReadContext, height: number): Promise<PageView> {
-  const [b, results] = await Promise.all([block(r, height), blockResults(r, height)]);
+  const [b, results, latest] = await Promise.all([
+    block(r, height),
+    blockResults(r, height),
+    r.node.status(r.call).then((st) => Number(st.sync_info.latest_block_height), () => null),
+  ]);
   const rpc = r.peer;
   const h = b.block.header;
   const facts = b.decoded_txs.map((tx, i) => {
@@ -22,11 +26,11 @@ export async function blockPage(r: ReadContext, height: number): Promise<PageVie
   const rows = b.decoded_txs.map((tx, i) => {
     const f = facts[i]!;
     return html`<tr><td>${i}</td><td>${txLink(tx.tx_hash, rpc)}</td><td class="what">${sentences[i]!.html}</td>
-<td class="mono call">${contractLink(f.contract, rpc)}.${text(f.function)}</td><td>${status(f.ok)}</td></tr>`;
+<td class="mono call">${sentences[i]!.call}</td><td>${status(f.ok)}</td></tr>`;
   });
   const body = html`<h1>Block ${h.height}</h1>
 <div class="pager"><span>${height > 1 ? html`<a href="${href(`/explorer/block/${height - 1}`, rpc)}">← Block ${height - 1}</a>` : ''}</span>
-<span><a href="${href(`/explorer/block/${height + 1}`, rpc)}">Block ${height + 1} →</a></span></div>
+<span>${latest !== null && height >= latest ? html`<span class="muted">Latest block</span>` : html`<a href="${href(`/explorer/block/${height + 1}`, rpc)}">Block ${height + 1} →</a>`}</span></div>
 <div class="card">${kv([
     ['Hash', html`<span class="mono">${b.block_id.hash}</span>`],
     ['Time', when(h.time)],

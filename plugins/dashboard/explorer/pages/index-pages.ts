@@ -3,7 +3,8 @@ import { recentEvents } from '../../reads/contract-reads.js';
 import type { ReadContext } from '../../reads/node-targets.js';
 import { ApiError } from 'chainhost/plugin';
 import { bdsValue } from '../../reads/bds-value.js';
-import { addressLink, amt, blockLink, contractLink, href, list, obj, pager, parseMaybe, plainJson, table, text, txLink, age } from '../format.js';
+import { addressLink, amt, blockLink, contractLink, href, list, obj, pager, table, text, txLink, age } from '../format.js';
+import { eventDataTable } from '../event-data.js';
 import { html, type SafeHtml } from '../html.js';
 import type { PageView } from '../layout.js';
 
@@ -61,7 +62,7 @@ export async function eventsPage(r: ReadContext, offset: number): Promise<PageVi
     const created = typeof ev.created_at === 'string' ? ev.created_at : null;
     return html`<tr><td>${age(created)}</td><td>${contractLink(ev.contract, rpc)}</td><td>${text(ev.event)}</td>
 <td>${addressLink(ev.signer, rpc)}</td><td>${txLink(typeof ev.tx_hash === 'string' ? ev.tx_hash : null, rpc)}</td>
-<td class="wrap mono">${text(plainJson({ ...obj(parseMaybe(ev.data_indexed)), ...obj(parseMaybe(ev.data)) }))}</td></tr>`;
+<td class="wrap">${eventDataTable(ev, rpc)}</td></tr>`;
   });
   const [prev, next] = pages('/explorer/events', rpc, offset, items.length >= PAGE);
   const body = html`<h1>Events</h1>

@@ -97,10 +97,11 @@ export async function startPostgraphile(connection: string, timeoutMs = 120_000)
  * from the sources under tsx (tests), or from the compiled build with `built` (the bench,
  * as `npm start` runs it).
  */
+// Both servers run with the IDE off, as the PostGraphile they are compared with (graphile.config.mjs: graphiql: false).
 export async function startSidecar(connection: string, options: { built?: boolean; timeoutMs?: number } = {}): Promise<ServerProcess> {
   const home = await mkdtemp(path.join(os.tmpdir(), 'chain-graphql-compat-'));
   const config = path.join(home, '.chainrc.json');
-  await writeFile(config, JSON.stringify({ home, plugins: { graphql: { schema: 'public' } } }));
+  await writeFile(config, JSON.stringify({ home, plugins: { graphql: { schema: 'public', graphiql: false } } }));
   const args = options.built
     ? [path.join(REPO_ROOT, 'dist/host/bin/chain-graphql.js')]
     : ['--import', 'tsx', path.join(REPO_ROOT, 'host/bin/chain-graphql.ts')];
@@ -135,7 +136,7 @@ export async function startSidecar(connection: string, options: { built?: boolea
 export async function startInHost(connection: string, options: { timeoutMs?: number } = {}): Promise<ServerProcess> {
   const home = await mkdtemp(path.join(os.tmpdir(), 'chain-host-graphql-compat-'));
   const config = path.join(home, '.chainrc.json');
-  await writeFile(config, JSON.stringify({ home, plugins: { bds: { writer: false, schema: 'public' }, graphql: { host: '127.0.0.1', port: 0 } } }));
+  await writeFile(config, JSON.stringify({ home, plugins: { bds: { writer: false, schema: 'public' }, graphql: { host: '127.0.0.1', port: 0, graphiql: false } } }));
   const child = spawn(process.execPath, ['--conditions=chainhost-source', '--import', 'tsx', path.join(REPO_ROOT, 'host/bin/chain-host.ts'), '--config', config], {
     cwd: REPO_ROOT,
     env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '', NODE_OPTIONS: process.env.NODE_OPTIONS ?? '', CHAIN_BDS_DATABASE_URL: connection },
