@@ -63,6 +63,7 @@ export { databaseReason } from '../../core/query/database-reason.js';
 
 // A data directory only one process may open (PGlite, a node's chain data).
 export * from '../../core/fs/directory-lock.js';
+export { startModuleWorker } from '../../core/threads/module-worker.js';
 
 // The BDS indexer extension point: projections run per finalized block inside its write transaction.
 export { bdsIndexers } from '../../plugins/bds/indexer-point.js';
