@@ -6,7 +6,15 @@
 export interface PgliteThreadData {
   /** The data directory, or `memory://` for a throwaway database. */
   dir: string;
+  /**
+   * How values come back: `bds` — the BDS's parsers (pg-types.ts: BIGINT as number or bigint,
+   * JSON exact, …); `text` — BIGINT, NUMERIC and the timestamps as PostgreSQL's text (GraphQL's
+   * own handle, which sends them as strings anyway).
+   */
+  parsers: PgliteParserProfile;
 }
+
+export type PgliteParserProfile = 'bds' | 'text';
 
 export interface PgliteQueryOptions {
   rowMode?: 'object' | 'array';

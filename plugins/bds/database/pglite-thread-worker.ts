@@ -2,7 +2,7 @@ import { PGlite } from '@electric-sql/pglite';
 import { mkdirSync } from 'node:fs';
 import { parentPort, workerData } from 'node:worker_threads';
 import { pgliteParsers } from './pg-types.js';
-import { errorFields, type PgliteReply, type PgliteRequest, type PgliteThreadData } from './pglite-thread-protocol.js';
+import { errorFields, type PgliteParserProfile, type PgliteReply, type PgliteRequest, type PgliteThreadData } from './pglite-thread-protocol.js';
 
 /**
  * The BDS's PGlite, in a worker thread of its own: PostgreSQL compiled to WebAssembly runs every
@@ -12,11 +12,16 @@ import { errorFields, type PgliteReply, type PgliteRequest, type PgliteThreadDat
  * a transaction's statements must not interleave with anything else); rows are parsed here
  * with the BDS's type parsers and cloned to the client.
  */
-const { dir } = workerData as PgliteThreadData;
+const { dir, parsers } = workerData as PgliteThreadData;
+const TEXT_OIDS = [20 /* int8 */, 1700 /* numeric */, 1114 /* timestamp */, 1184 /* timestamptz */];
+const PARSERS: Record<PgliteParserProfile, () => Record<number, (text: string) => unknown>> = {
+  bds: pgliteParsers,
+  text: () => Object.fromEntries(TEXT_OIDS.map((oid) => [oid, (text: string) => text])),
+};
 const port = parentPort!;
 const memory = dir.startsWith('memory://');
 if (!memory) mkdirSync(dir, { recursive: true });
-const options = { parsers: pgliteParsers() };
+const options = { parsers: PARSERS[parsers]() };
 const pglite = memory ? new PGlite(options) : new PGlite(dir, options);
 const ready = pglite.waitReady.then(() => pglite.exec(`SET TIME ZONE 'UTC'`));
 ready.then(() => post({ kind: 'ready' }), (err: unknown) => post({ kind: 'failed', error: errorFields(err) }));

@@ -1,7 +1,7 @@
 import type { Results } from '@electric-sql/pglite';
 import type { Worker } from 'node:worker_threads';
 import { startModuleWorker } from 'chainhost/plugin';
-import { errorFromFields, type PgliteQueryOptions, type PgliteReply, type PgliteRequest, type PgliteThreadData } from './pglite-thread-protocol.js';
+import { errorFromFields, type PgliteParserProfile, type PgliteQueryOptions, type PgliteReply, type PgliteRequest, type PgliteThreadData } from './pglite-thread-protocol.js';
 
 type Request = PgliteRequest extends infer R ? (R extends { id: number } ? Omit<R, 'id'> : never) : never;
 
@@ -30,8 +30,9 @@ export class PgliteThread {
   private ended: Error | null = null;
   private closing: Promise<void> | null = null;
 
-  constructor(dir: string) {
-    const data: PgliteThreadData = { dir };
+  /** @param dir the data directory, or `memory://`; `parsers` see PgliteThreadData. */
+  constructor(dir: string, parsers: PgliteParserProfile = 'bds') {
+    const data: PgliteThreadData = { dir, parsers };
     this.worker = startModuleWorker(import.meta.url, './pglite-thread-worker', { workerData: data });
     this.waitReady = new Promise<void>((resolve, reject) => {
       this.worker.on('message', (reply: PgliteReply) => {
