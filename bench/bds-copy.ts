@@ -9,7 +9,8 @@ import { quoteIdent } from '../plugins/bds/writer/bulk-insert.js';
 /**
  * The raw COPY baseline of the BDS ingest benchmark: a table's stored rows as COPY text (read
  * back from an index BDS wrote), and COPY FROM STDIN of that text — through pg-copy-streams in
- * 64 KiB messages on the server (as the writer does), through PGlite's `/dev/blob` on PGlite.
+ * 64 KiB messages on the server (as the writer does), through PGlite's `/dev/blob` on PGlite
+ * (in PGlite's thread, as the writer's COPY).
  */
 function copyEscape(value: string | null): string {
   if (value === null) return '\\N';
@@ -48,9 +49,15 @@ export async function copyAll(db: BdsDatabase, tables: readonly CopyTable[]): Pr
   if (db.kind === 'pglite') {
     const pglite = db.pgliteInstance!;
     const started = performance.now();
-    await pglite.transaction(async (tx) => {
-      for (const t of tables) await tx.query(`COPY ${target(t)} FROM '/dev/blob'`, [], { blob: new Blob([t.text]) });
-    });
+    // PGlite is one session (in its own thread): a transaction is its statements in a row.
+    await pglite.query('BEGIN');
+    try {
+      for (const t of tables) await pglite.query(`COPY ${target(t)} FROM '/dev/blob'`, [], { blob: new Blob([t.text]) });
+      await pglite.query('COMMIT');
+    } catch (err) {
+      await pglite.query('ROLLBACK');
+      throw err;
+    }
     return performance.now() - started;
   }
   const client = new pg.Client({ connectionString: db.options.url!, options: '-c TimeZone=UTC' });

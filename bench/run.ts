@@ -16,6 +16,7 @@ const BENCHMARKS: Record<string, () => Promise<{ run(): Promise<BenchResult[]> }
   'dashboard-limits': () => import('./dashboard-limits.js'),
   'bds-ingest': () => import('./bds-ingest.js'),
   'bds-read-replica': () => import('./bds-read-replica.js'),
+  'bds-pglite-thread': () => import('./bds-pglite-thread.js'),
   'graphql-transactions': () => import('./graphql-transactions.js'),
   'graphql-vs-postgraphile': () => import('./graphql-vs-postgraphile.js'),
   'tool-answer-bytes': () => import('./tool-answer-bytes.js'),

@@ -65,6 +65,7 @@ export { databaseReason } from '../../core/query/database-reason.js';
 
 // A data directory only one process may open (PGlite, a node's chain data).
 export * from '../../core/fs/directory-lock.js';
+export { startModuleWorker } from '../../core/threads/module-worker.js';
 
 // The BDS indexer extension point: projections run per finalized block inside its write transaction.
 export { bdsIndexers } from '../../plugins/bds/indexer-point.js';
@@ -73,6 +74,8 @@ export type {
 } from '../../plugins/bds/indexer-point.js';
 export type { BdsMigration } from '../../plugins/bds/database/migrations.js';
 export { BdsTokens, type BdsDatabaseHandle } from '../../plugins/bds/bds-tokens.js';
+// PGlite in a thread of its own, for a plugin that opens the BDS's PGlite directory itself (standalone GraphQL).
+export { PgliteThread } from '../../plugins/bds/database/pglite-thread.js';
 
 // The GraphQL extension point: read-only tables and root query fields.
 export { graphqlContributions } from '../../plugins/graphql/graphql-contributions.js';

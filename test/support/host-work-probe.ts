@@ -1,6 +1,6 @@
-import { openSync, readSync } from 'node:fs';
 import http from 'node:http';
 import { monitorEventLoopDelay } from 'node:perf_hooks';
+import { mainThreadClock } from './main-thread-clock.js';
 
 /**
  * Loaded into a `chain-host` child (`--import`) by tests that measure the work a request costs
@@ -63,25 +63,3 @@ server.listen(0, '127.0.0.1', () => {
   if (address && typeof address === 'object') process.stderr.write(`host-work-probe: http://127.0.0.1:${address.port}\n`);
 });
 server.unref();
-
-/**
- * The main thread's CPU time in ms: the first field of its schedstat (one pread of an fd kept
- * open, ~15 µs), or the process's CPU time where /proc has no schedstat.
- */
-function mainThreadClock(): () => number {
-  let fd: number;
-  try {
-    fd = openSync(`/proc/self/task/${process.pid}/schedstat`, 'r');
-  } catch {
-    return () => {
-      const u = process.cpuUsage();
-      return (u.user + u.system) / 1_000;
-    };
-  }
-  const buffer = Buffer.alloc(96);
-  return () => {
-    const n = readSync(fd, buffer, 0, buffer.length, 0);
-    const text = buffer.toString('latin1', 0, n);
-    return Number(text.slice(0, text.indexOf(' '))) / 1e6;
-  };
-}

@@ -1,15 +1,16 @@
-import { PGlite } from '@electric-sql/pglite';
 import knexFactory, { type Knex } from 'knex';
 import ClientPGLite from 'knex-pglite';
-import { existsSync, mkdirSync } from 'node:fs';
+import { existsSync } from 'node:fs';
 import path from 'node:path';
-import { pgCustomTypes, pgliteParsers } from './pg-types.js';
+import { pgCustomTypes } from './pg-types.js';
+import { PgliteThread } from './pglite-thread.js';
 import { DirectoryLock, redactUrl, type Logger } from 'chainhost/plugin';
 
 /**
  * The BDS database behind one setting: a PostgreSQL server by URL (through `pg`), or PGlite,
- * the embedded PostgreSQL, file-backed in a directory (the default, `<home>/bds`). Both are
- * driven through knex with the same type parsers, the same session time zone (UTC) and a
+ * the embedded PostgreSQL, file-backed in a directory (the default, `<home>/bds`), running in a
+ * thread of its own (pglite-thread.ts) so that nothing it does holds the host's event loop. Both
+ * are driven through knex with the same type parsers, the same session time zone (UTC) and a
  * search path of the configured schema, so every query and row shape is identical.
  */
 export type BdsDatabaseKind = 'pglite' | 'postgres';
@@ -36,7 +37,7 @@ export interface BdsDatabaseOptions {
   /** Where knex and the pool report connection trouble (default: nowhere; the worker reports it in /bds_status). */
   logger?: Logger;
   /**
-   * PGlite: return at once and let PGlite start in the background; `ready` settles when queries
+   * PGlite: return at once and let PGlite start in its thread; `ready` settles when queries
    * can run. A fresh data directory runs initdb first (tens of seconds on a busy machine), which
    * the host's other surfaces need not wait for.
    */
@@ -56,7 +57,7 @@ const SCHEMA_NAME = /^[A-Za-z_][A-Za-z0-9_]{0,62}$/;
 
 export class BdsDatabase {
   private current: Knex;
-  private pglite: PGlite | null;
+  private pglite: PgliteThread | null;
   private lock: DirectoryLock | null;
   private closed = false;
   private started = false;
@@ -65,7 +66,7 @@ export class BdsDatabase {
     readonly options: Required<Pick<BdsDatabaseOptions, 'schema'>> & BdsDatabaseOptions,
     readonly kind: BdsDatabaseKind,
     knex: Knex,
-    pglite: PGlite | null,
+    pglite: PgliteThread | null,
     lock: DirectoryLock | null,
     /** Settles when the database takes queries: at once on a server, when PGlite has started in the background. */
     readonly ready: Promise<void> = Promise.resolve(),
@@ -89,12 +90,16 @@ export class BdsDatabase {
     const dir = options.pgliteDir;
     if (!dir) throw new Error('BDS on PGlite needs a data directory (pgliteDir), or set a PostgreSQL URL');
     const lock = dir.startsWith('memory://') ? null : DirectoryLock.acquire(dir, 'BDS PGlite database', { advice: "stop that process (the host's BDS worker, a reindex or a snapshot import) first" });
+    let started: ReturnType<typeof createPgliteKnex> | null = null;
     try {
-      const { knex, pglite, ready } = createPgliteKnex(dir, schema);
-      ready.catch(() => undefined);
-      if (!options.background) await ready;
-      return new BdsDatabase(resolved, 'pglite', knex, pglite, lock, ready, !options.background);
+      started = createPgliteKnex(dir, schema);
+      started.ready.catch(() => undefined);
+      if (!options.background) await started.ready;
+      return new BdsDatabase(resolved, 'pglite', started.knex, started.pglite, lock, started.ready, !options.background);
     } catch (err) {
+      // The thread of a PGlite that could not start ends too (a failed start must not keep the process alive).
+      await started?.knex.destroy().catch(() => undefined);
+      await started?.pglite.close().catch(() => undefined);
       lock?.release();
       throw err;
     }
@@ -108,8 +113,8 @@ export class BdsDatabase {
     return this.options.schema;
   }
 
-  /** The embedded PGlite instance (benchmarks use it for a raw COPY baseline); null on the server. */
-  get pgliteInstance(): PGlite | null {
+  /** The embedded PGlite, through its thread (benchmarks use it for a raw COPY baseline); null on the server. */
+  get pgliteInstance(): PgliteThread | null {
     return this.pglite;
   }
 
@@ -215,12 +220,14 @@ function createPgKnex(options: BdsDatabaseOptions & { schema: string }): Knex {
   });
 }
 
-/** PGlite starts at once; `ready` settles when it has (initdb on a fresh directory) and the session is set to UTC. */
-function createPgliteKnex(dir: string, schema: string): { knex: Knex; pglite: PGlite; ready: Promise<void> } {
-  if (!dir.startsWith('memory://')) mkdirSync(dir, { recursive: true });
-  const options = { parsers: pgliteParsers() };
-  const pglite = dir.startsWith('memory://') ? new PGlite(options) : new PGlite(dir, options);
-  const ready = pglite.waitReady.then(() => pglite.exec(`SET TIME ZONE 'UTC'`)).then(() => undefined);
+/**
+ * PGlite starts at once in its thread; `ready` settles when it has (initdb on a fresh directory)
+ * and the session is set to UTC. knex-pglite drives it as it would an in-thread PGlite: one
+ * connection, so knex runs one statement (or one transaction's) at a time.
+ */
+function createPgliteKnex(dir: string, schema: string): { knex: Knex; pglite: PgliteThread; ready: Promise<void> } {
+  const pglite = new PgliteThread(dir);
+  const ready = pglite.waitReady;
   const knex = knexFactory({
     client: ClientPGLite as unknown as typeof Knex.Client,
     connection: { pglite } as unknown as Knex.StaticConnectionConfig,

@@ -147,8 +147,8 @@ export class BdsFollower {
         this.advance(batch);
         this.markDb(null);
         this.lastWorkerError = null;
-        // PGlite runs on this thread and its promises settle as microtasks: yield so timers,
-        // servers and the fetcher get their turn between batches.
+        // Yield so timers, servers and the fetcher get their turn between batches (a batch's
+        // statements may settle back to back; PGlite's run in its own thread, the indexers' JS here).
         await yieldToEventLoop();
       } catch (err) {
         await this.onWriteError(err, batch[0]!.block_meta.height);

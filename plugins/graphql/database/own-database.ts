@@ -1,8 +1,7 @@
-import { PGlite } from '@electric-sql/pglite';
 import knexFactory, { type Knex } from 'knex';
 import ClientPGLite from 'knex-pglite';
 import { existsSync, readdirSync } from 'node:fs';
-import { DirectoryLock, redactUrl, type Logger } from 'chainhost/plugin';
+import { DirectoryLock, PgliteThread, redactUrl, type Logger } from 'chainhost/plugin';
 import pg from 'pg';
 import type { BdsSource } from './bds-source.js';
 
@@ -10,7 +9,8 @@ import type { BdsSource } from './bds-source.js';
  * The BDS database opened by GraphQL itself (standalone `chain-graphql`, or a host without the
  * `bds` plugin). PostgreSQL: a small pool whose sessions are read-only, in UTC, with the
  * statement timeout set on the server. PGlite: the existing data directory, taken with the
- * same `.lock` file protocol the BDS worker uses, so the two never open it at once.
+ * same `.lock` file protocol the BDS worker uses, so the two never open it at once, and run in a
+ * thread of its own as the BDS runs it (no statement holds this process's event loop).
  *
  * Type parsers keep BIGINT, NUMERIC and TIMESTAMPTZ as text: GraphQL sends them as strings
  * anyway, and text keeps every digit and microsecond.
@@ -71,11 +71,12 @@ async function openPglite(options: OwnDatabaseOptions): Promise<BdsSource> {
     advice: 'PGlite allows one process: run GraphQL in that host (add "graphql" to its plugins) or put BDS on a PostgreSQL server (CHAIN_BDS_DATABASE_URL)',
   });
   const release = () => lock.release();
+  let pglite: PgliteThread | null = null;
   try {
-    const parsers = Object.fromEntries(TEXT_OIDS.map((oid) => [oid, identity]));
-    const pglite = new PGlite(dir, { parsers });
+    // The same text parsers as the server path's TEXT_OIDS; the thread sets the session to UTC.
+    pglite = new PgliteThread(dir, 'text');
     await pglite.waitReady;
-    await pglite.exec(`SET TIME ZONE 'UTC'`);
+    const thread = pglite;
     const knex = knexFactory({
       client: ClientPGLite as unknown as typeof Knex.Client,
       connection: { pglite } as unknown as Knex.StaticConnectionConfig,
@@ -88,11 +89,12 @@ async function openPglite(options: OwnDatabaseOptions): Promise<BdsSource> {
       describe: () => `PGlite at ${dir} (schema ${options.schema})`,
       close: async () => {
         await knex.destroy().catch(() => undefined);
-        if (!pglite.closed) await pglite.close().catch(() => undefined);
+        if (!thread.closed) await thread.close().catch(() => undefined);
         release();
       },
     };
   } catch (err) {
+    await pglite?.close().catch(() => undefined);
     release();
     throw err;
   }
