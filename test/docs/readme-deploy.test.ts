@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { mkdtemp, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
-import { bootDocStack, commandLines, commandShims, curlJson, DEV0, readDoc, runFile, shellEnv, testedBlock, type DocStack } from '../support/doc-blocks.js';
+import { bootDocStack, warmDryRuns, commandLines, commandShims, curlJson, DEV0, readDoc, runFile, shellEnv, testedBlock, type DocStack } from '../support/doc-blocks.js';
 
 /**
  * README "Deploy your own contract", plain HTTP: the set-up block as a user runs it (the two
@@ -40,6 +40,7 @@ describe('README: deploy a contract over the plain HTTP tool API', function () {
       env: { CHAIN_MCP_ENABLE_UNSAFE_WALLET_TOOLS: '1', CHAIN_MCP_HTTP_TOKEN: token },
       boot: { keystore: { passphrase: async () => passphrase } },
     });
+    await warmDryRuns(stack);
   });
 
   after(async () => {

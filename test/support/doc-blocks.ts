@@ -166,3 +166,21 @@ export async function curlJson(line: string, substitute: (t: string) => string, 
   assert.equal(json.errors, undefined, `${line}\n→ ${body.slice(0, 800)}`);
   return json;
 }
+
+/**
+ * Waits until the devnet answers a dry run. The devnet loads its dry-run worker (compiler and VM)
+ * on the first dry run, and the tools give a dry run 10 s: on a machine busy with other test runs
+ * the first one can answer 504 while the worker loads. The docs' blocks are then run against a
+ * node in the state a person meets after the first minute.
+ */
+export async function warmDryRuns(stack: DocStack, deadlineMs = 240_000): Promise<void> {
+  const until = Date.now() + deadlineMs;
+  for (;;) {
+    try {
+      await stack.h.host.invoker.call('simulate_transaction', { address: DEV0.address, contract: 'currency', function: 'balance_of', kwargs: { address: DEV0.address } }, 'in-process');
+      return;
+    } catch (err) {
+      if (Date.now() > until) throw err;
+    }
+  }
+}
