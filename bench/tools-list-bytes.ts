@@ -15,7 +15,7 @@ import type { BenchResult } from './bench-result.js';
  */
 const BEFORE_29 = { bytes: 188_500, outputSchemaBytes: 121_000 };
 
-async function listBytes(tools: Record<string, unknown>): Promise<{ bytes: number; outputSchemaBytes: number; count: number }> {
+export async function listBytes(tools: Record<string, unknown>): Promise<{ bytes: number; outputSchemaBytes: number; count: number }> {
   const { bootTestHost } = await import('../test/support/test-host.js');
   const { createMcpServer } = await import('../host/tools-server/mcp-server.js');
   const { availableDefaultToolPlugins } = await import('../host/cli/default-tool-plugins.js');

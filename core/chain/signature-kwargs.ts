@@ -5,40 +5,69 @@ import type { JsonObject, JsonValue } from './canonical-json.js';
 import type { ChainNode } from './node.js';
 import { kwargsFromUser } from './user-kwargs.js';
 
-type Signature = Map<string, string | null>;
 const NUMERIC_TEXT = /^\s*[+-]?(\d+(\.\d*)?|\.\d+)([eE][+-]?\d+)?\s*$/;
 const signatures = new WeakMap<ChainNode, Map<string, Map<string, Signature> | null>>();
+
+/** A function's parameters: name → annotation text (`int`, `float`, `str`, …) or null when unannotated. */
+export type Signature = ReadonlyMap<string, string | null>;
 
 /**
  * Agents often send amounts as text ("1.5") where the contract declares `float`; sent as is,
  * the call would fail on a str. Using the node's `/contract_methods/<contract>`, top-level
- * kwargs declared `float` that hold decimal text become exact `{"__fixed__"}` decimals, and
- * kwargs declared `int` that hold integer text become integers. Anything else is left alone;
- * an unknown contract or function leaves the kwargs unchanged (the dry run reports it).
- * Signatures are cached per node and contract (deployed code does not change). Text with more
- * decimal places than the chain keeps is a 400 naming the argument.
+ * kwargs are coerced by `coerceToSignature`; an unknown contract or function leaves the kwargs
+ * unchanged (the dry run reports it). Signatures are cached per node and contract (deployed
+ * code does not change).
  */
 export async function coerceKwargsBySignature(node: ChainNode, contract: string, fn: string, kwargs: JsonObject, signal?: AbortSignal): Promise<JsonObject> {
-  const numericText = Object.values(kwargs).some((v) => typeof v === 'string' && NUMERIC_TEXT.test(v));
-  if (!numericText) return kwargs;
+  if (!Object.values(kwargs).some(mayNeedCoercion)) return kwargs;
   const signature = (await contractSignatures(node, contract, signal))?.get(fn);
   if (!signature) return kwargs;
+  return coerceToSignature(kwargs, signature, 'kwargs');
+}
+
+/** Whether a value is one `coerceToSignature` may change or refuse: text, or a decimal. */
+function mayNeedCoercion(value: JsonValue): boolean {
+  return typeof value === 'string' || isFixed(value) || (typeof value === 'number' && !Number.isInteger(value));
+}
+
+function isFixed(value: JsonValue): value is JsonObject {
+  return value !== null && typeof value === 'object' && !Array.isArray(value) && Object.keys(value).length === 1 && typeof value['__fixed__'] === 'string';
+}
+
+/**
+ * The one coercion of named arguments by a signature, for sends (`kwargs`) and constructors
+ * (`constructor_args`): text holding a number becomes an exact `{"__fixed__"}` decimal where
+ * the parameter is declared `float`, and an integer where it is declared `int`. What cannot be
+ * the declared number — text that is no number, a fraction for an `int`, more decimal places
+ * than the chain keeps — is a 400 naming the argument (`<field>.<name>`), before anything is
+ * signed. Other parameters and unannotated ones are left alone.
+ */
+export function coerceToSignature(kwargs: JsonObject, signature: Signature, field: string): JsonObject {
   const out = Object.create(null) as JsonObject;
-  for (const [name, value] of Object.entries(kwargs)) {
-    out[name] = typeof value === 'string' ? bySignature(name, value, signature.get(name)) : value;
-  }
+  for (const [name, value] of Object.entries(kwargs)) out[name] = bySignature(name, value, signature.get(name), field);
   return out;
 }
 
-function bySignature(name: string, text: string, type: string | null | undefined): JsonValue {
-  if (!NUMERIC_TEXT.test(text)) return text;
-  const isInt = /^\s*[+-]?\d+\s*$/.test(text);
-  if (type !== 'float' && !(type === 'int' && isInt)) return text;
-  try {
-    return kwargsFromUser({ [name]: type === 'float' ? { __fixed__: text.trim() } : BigInt(text.trim()) })[name]!;
-  } catch (err) {
-    throw ApiError.badRequest(`kwargs: ${(err as Error).message}`, { field: `kwargs.${name}` });
+function bySignature(name: string, value: JsonValue, type: string | null | undefined, field: string): JsonValue {
+  if (type !== 'float' && type !== 'int') return value;
+  const refuse = (why: string): never => {
+    throw ApiError.badRequest(`${field}.${name}: ${why}`, { field: `${field}.${name}` });
+  };
+  const shown = (v: JsonValue) => JSON.stringify(v).slice(0, 60);
+  if (typeof value === 'string') {
+    if (!NUMERIC_TEXT.test(value)) return refuse(`the function declares ${name}: ${type}, and ${shown(value)} is not a number`);
+    const isInt = /^\s*[+-]?\d+\s*$/.test(value);
+    if (type === 'int' && !isInt) return refuse(`the function declares ${name}: int, and ${shown(value)} is not a whole number`);
+    try {
+      return kwargsFromUser({ [name]: type === 'float' ? { __fixed__: value.trim() } : BigInt(value.trim()) })[name]!;
+    } catch (err) {
+      return refuse((err as Error).message);
+    }
   }
+  if (type === 'int' && (isFixed(value) || (typeof value === 'number' && !Number.isInteger(value)))) {
+    return refuse(`the function declares ${name}: int, and ${shown(value)} is not a whole number`);
+  }
+  return value;
 }
 
 async function contractSignatures(node: ChainNode, contract: string, signal?: AbortSignal): Promise<Map<string, Signature> | null> {

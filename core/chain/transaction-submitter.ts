@@ -190,6 +190,14 @@ export class TransactionSubmitter {
       if (!simulation.success && mustSucceed) throw simulationFailureError(simulation, `${request.contract}.${request.function} was not sent`);
     }
     const chi = request.chiSupplied !== undefined ? BigInt(request.chiSupplied) : chiWithMargin(simulation!.chi_used, this.chiMargin, this.chiFloor);
+    // An explicit limit below what the dry run used would fail in the block with 'Out of chi.' and
+    // still pay for all of it (a dry run leaves out the transaction's own bytes, so it never overstates).
+    if (request.chiSupplied !== undefined && simulation?.success && BigInt(simulation.chi_used) > chi) {
+      const enough = chiWithMargin(simulation.chi_used, this.chiMargin, this.chiFloor);
+      throw new ApiError(422, 'chi_too_low', `chi_supplied ${chi} is below the ${simulation.chi_used} chi the dry run of ${request.contract}.${request.function} used: the transaction would fail with "Out of chi." and pay for all ${chi}; nothing was signed or sent. Leave chi_supplied out (the estimate with the margin, ${enough}) or give at least that`, {
+        field: 'chi_supplied', chi_estimated: intValue(simulation.chi_used), chi_suggested: intValue(enough),
+      });
+    }
     if (chi < 1n) throw ApiError.badRequest('chi_supplied must be at least 1', { field: 'chi_supplied' });
 
     const preview: SendPreview | null = guards.length === 0 ? null : {

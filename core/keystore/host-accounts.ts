@@ -114,9 +114,22 @@ export class HostAccounts {
     const known = this.#files.map((f) => f.alias);
     const shown = JSON.stringify(aliasOrAddress.slice(0, 80));
     return ApiError.badRequest(
-      `${argument}: no keystore account ${shown} on this host; ${known.length ? `its accounts are ${known.join(', ')}` : 'it has none'} (the list_accounts tool shows alias, address and policy)`,
+      known.length
+        ? `${argument}: no keystore account ${shown} on this host; its accounts are ${known.join(', ')} (the list_accounts tool shows alias, address and policy)`
+        : `${argument}: no keystore account ${shown} on this host: ${this.#noAccountsHere()}`,
       { field: argument },
     );
+  }
+
+  /**
+   * Where the host looked when it found no account, and how to point it elsewhere: the usual
+   * cause is a relative home (the default `.chain`) read from another folder than the one
+   * `chain-keys` ran in, as when an MCP client starts `chain-mcp` in its own folder.
+   */
+  #noAccountsHere(): string {
+    return `the keystore at ${this.keystore.dir} has no accounts. chain-keys keeps them under <CHAIN_HOME>/keys of the folder it ran in (CHAIN_HOME default: .chain there); ` +
+      'point this host at that home with an absolute CHAIN_HOME (or "home" in its config), e.g. "CHAIN_HOME": "/path/to/chainhost/.chain" in an MCP client\'s "env", ' +
+      'or create one here with "chain-keys create --name <alias>"';
   }
 
   /** The sealed file of an alias (any case) or address (optionally 0x-prefixed), or null. */
@@ -158,7 +171,7 @@ export class HostAccounts {
     const how = `set ${PASSPHRASE_FILE_VARIABLE} (a file only the host's user can read) or ${PASSPHRASE_VARIABLE} in the host's environment (or start it on a terminal, not as an MCP stdio server, to be asked) and restart it`;
     const message = this.#files.length > 0
       ? `${argument}: the keystore at ${this.keystore.dir} is locked (${this.#files.length} account(s), no passphrase given at start); ${how}`
-      : `${argument}: the keystore at ${this.keystore.dir} is locked: it has no accounts and the host got no passphrase; create one with "chain-keys create --name <alias>" or ${how}`;
+      : `${argument}: the host got no keystore passphrase and ${this.#noAccountsHere()}; to sign with it, ${how}`;
     return new ApiError(409, 'keystore_locked', message, { field: argument });
   }
 

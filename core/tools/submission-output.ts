@@ -51,7 +51,7 @@ export const transactionSubmissionOut = z.object({
   fee: txFeeOut.nullable(),
   result: z.string().nullable().describe("the contract's return value as the node's repr text"),
   error: z.string().nullable(),
-  balances: z.array(balanceWriteOut).describe('balances this transaction wrote for the sender, the recipient (`to`) and a transfer_from payer (`main_account`), as they are now'),
+  balances: z.array(balanceWriteOut).describe('balances this transaction wrote for the sender, the recipient (`to`), a transfer_from payer (`main_account`) and both sides of every Transfer it emitted (inner calls included), as they are now'),
   message: z.string(),
   // ---- verbose only ----
   submitted: z.boolean().optional(),
@@ -87,12 +87,24 @@ export function balanceWrites(state: ReadonlyArray<{ key: string; value: JsonVal
   return [...byKey.values()];
 }
 
-/** The accounts whose balances a compact answer shows: the sender, a string `to` kwarg and the payer of a `transfer_from` (`main_account`). */
-export function involvedAccounts(submission: Pick<TransactionSubmission, 'sender' | 'kwargs'>): Set<string> {
+/**
+ * The accounts whose balances a compact answer shows: the sender, a string `to` kwarg, the payer
+ * of a `transfer_from` (`main_account`), and both sides of every `Transfer` event the transaction
+ * emitted — so a call whose contract moves tokens in inner calls (an escrow paying a seller)
+ * shows the seller's and the contract's balances too. The fee's reward writes name no Transfer
+ * and stay out.
+ */
+export function involvedAccounts(submission: Pick<TransactionSubmission, 'sender' | 'kwargs'>, events: readonly JsonValue[] = []): Set<string> {
   const out = new Set([submission.sender]);
   const kwargs = submission.kwargs;
   if (kwargs && typeof kwargs === 'object' && !Array.isArray(kwargs)) {
     for (const name of ['to', 'main_account'] as const) if (typeof kwargs[name] === 'string') out.add(kwargs[name]);
+  }
+  for (const event of events) {
+    if (!event || typeof event !== 'object' || Array.isArray(event) || event['event'] !== 'Transfer') continue;
+    const indexed = event['data_indexed'];
+    if (!indexed || typeof indexed !== 'object' || Array.isArray(indexed)) continue;
+    for (const side of ['from', 'to'] as const) if (typeof indexed[side] === 'string') out.add(indexed[side]);
   }
   return out;
 }
@@ -114,7 +126,7 @@ export function submissionAnswer(submission: TransactionSubmission, verbose: boo
     fee: submission.fee,
     result: receipt ? receipt.result : null,
     error: receipt ? receipt.error : null,
-    balances: receipt ? balanceWrites(receipt.state, involvedAccounts(submission)) : [],
+    balances: receipt ? balanceWrites(receipt.state, involvedAccounts(submission, receipt.events)) : [],
     message: submission.message,
   };
   if (!verbose) return compact;

@@ -16,7 +16,7 @@ export function printDevnetBanner(devnet: Devnet, urls: Listening | undefined, w
     urls ? `  node RPC   ${urls.rpcUrl}   (WebSocket ${urls.websocketUrl})` : '  node RPC   in-process only',
   ];
   if (urls?.metricsUrl) lines.push(`  metrics    ${urls.metricsUrl}`);
-  lines.push('', 'dev accounts (address, balance now; 1,000,000 currency each at genesis):');
+  lines.push('', 'dev accounts (address, balance now rounded to 0.001 — the tools answer it exactly; 1,000,000 currency each at genesis):');
   for (const account of accounts) {
     lines.push(`  #${account.index}  ${account.address}  ${balanceOf(devnet, account.address)} currency`);
   }
@@ -42,5 +42,16 @@ function balanceOf(devnet: Devnet, address: string): string {
   const text = devnet.node.store.state.get(`currency.balances:${address}`);
   if (text === undefined) return '0';
   const value = decodeStateText(text);
-  return value instanceof ChainDecimal || typeof value === 'number' || typeof value === 'bigint' ? String(value) : text;
+  return value instanceof ChainDecimal || typeof value === 'number' || typeof value === 'bigint' ? forPeople(ChainDecimal.from(value)) : text;
+}
+
+/**
+ * A balance as a person reads it: rounded half up to 3 decimal places, thousands grouped
+ * (`998,835.016`, not `998835.015999999999999999999999999992`). Only the banner rounds.
+ */
+export function forPeople(value: ChainDecimal): string {
+  const negative = value.cmp(0) < 0;
+  const rounded = value.abs().plus('0.0005').truncate(3).toString();
+  const [whole = '0', fraction] = rounded.split('.');
+  return `${negative ? '-' : ''}${whole.replace(/\B(?=(\d{3})+$)/g, ',')}${fraction ? `.${fraction}` : ''}`;
 }

@@ -8,6 +8,7 @@ import { promisify } from 'node:util';
 import { compileContract } from '../../core/contracting/index.js';
 import { REPO_ROOT } from '../support/test-host.js';
 import { linkHost } from '../support/third-party-package.js';
+import { commandShims, shellEnv } from '../support/doc-blocks.js';
 
 const run = promisify(execFile);
 const TSX = pathToFileURL(path.join(REPO_ROOT, 'node_modules/tsx/dist/loader.mjs')).href;
@@ -53,5 +54,21 @@ describe('README: Contracts', function () {
     const expected = compileContract('con_counter', 'count = Variable()\n\n@export\ndef get():\n    return count.get()\n');
     assert.ok(expected.ok);
     assert.equal(stdout.trim(), expected.artifact.hashes.vm_ir_sha256);
+  });
+
+  it('vm-run: the request built from compile\'s output runs, seeding and observing a variable and a multi-part hash', async () => {
+    const bin = await commandShims(dir);
+    await run('bash', ['-e', '-c', await example('vm-run')], { cwd: dir, env: shellEnv(bin) });
+    const result = JSON.parse(await readFile(path.join(dir, 'result.json'), 'utf8'));
+    assert.equal(result.status, 0, JSON.stringify(result));
+    assert.equal(result.result, 42);
+    assert.deepEqual(result.state, {
+      con_tally: {
+        variables: [{ binding: 'total', value: 42 }],
+        hashes: [{ binding: 'votes', entries: [{ key: ['yes', 'alice'], value: 1 }, { key: ['yes', 'bob'], value: 1 }] }],
+      },
+    });
+    assert.deepEqual(result.events, []);
+    assert.ok(result.chi_used > 5 && result.raw_cost > 0, JSON.stringify(result));
   });
 });

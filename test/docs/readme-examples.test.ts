@@ -1,49 +1,40 @@
 import assert from 'node:assert/strict';
-import { execFile } from 'node:child_process';
-import { cp, mkdir, mkdtemp, readFile, rm } from 'node:fs/promises';
+import { mkdir } from 'node:fs/promises';
 import { readFileSync } from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
-import { promisify } from 'node:util';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { getDefaultEnvironment, StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
-import { DEFAULT_MNEMONIC } from '../../plugins/devnet/index.js';
-import { deriveAccounts } from '../../plugins/devnet/node/devnet.js';
-import { pgliteTemplateDir } from '../support/databases.js';
-import { bootTestHost, REPO_ROOT, type TestHost } from '../support/test-host.js';
-import { freePort } from '../support/free-port.js';
+import { Wallet } from '../../core/chain/keys.js';
+import { Keystore } from '../../core/keystore/keystore.js';
+import { bootDocStack, commandLines, curlJson, DEV0, fencedBlocks, README_PATH, testedBlocks, type DocStack } from '../support/doc-blocks.js';
 
-const run = promisify(execFile);
-
-/** A fenced block of README.md announced by `<!-- tested: <name> -->` on the line before it. */
-interface Example {
-  name: string;
-  lang: string;
-  body: string;
-}
-
-function readmeExamples(text: string): Example[] {
-  const found: Example[] = [];
-  const pattern = /^<!-- tested: ([\w-]+) -->\n```(\w*)\n([\s\S]*?)\n```$/gm;
-  for (const m of text.matchAll(pattern)) found.push({ name: m[1]!, lang: m[2]!, body: m[3]! });
-  return found;
-}
-
-/** Shell lines of a block, `\`-continued lines joined. */
-function commandLines(body: string): string[] {
-  return body.replace(/\\\n\s*/g, ' ').split('\n').map((l) => l.trim()).filter(Boolean);
-}
-
-const README = readFileSync(path.join(REPO_ROOT, 'README.md'), 'utf8');
-const EXAMPLES = readmeExamples(README);
+const README = readFileSync(README_PATH, 'utf8');
+const EXAMPLES = testedBlocks(README);
 const SURFACES = ['quick-checks', 'tools-http', 'mcp-http', 'mcp-stdio', 'dashboard', 'graphql', 'node-rpc'];
-/** Tested examples that are not served surfaces: test/docs/readme-contracts.test.ts runs them. */
-const ELSEWHERE = ['compile-contract', 'compile-contract-ts'];
-const ADDRESS = deriveAccounts(DEFAULT_MNEMONIC, 1)[0]!.address;
+/** Tested examples that are not served surfaces, and the test that runs each. */
+const ELSEWHERE: Record<string, string> = {
+  'compile-contract': 'test/docs/readme-contracts.test.ts',
+  'compile-contract-ts': 'test/docs/readme-contracts.test.ts',
+  'vm-run': 'test/docs/readme-contracts.test.ts',
+  'deploy-setup': 'test/docs/readme-deploy.test.ts',
+  'deploy-contract': 'test/docs/readme-deploy.test.ts',
+};
+/**
+ * The README's shell and JSON blocks that carry no marker, by their first line, and why: every
+ * other block a user runs is marked and run.
+ */
+const NOT_MARKED: Record<string, string> = {
+  'npm install && npm start': 'the start itself: every test here boots chainrc.example.json as npm start does; test/docs/command-lines.test.ts runs the commands',
+  '{"error": {"code": "invalid_arguments"': 'an answer\'s shape, not a command; test/core/errors.test.ts',
+  'npx chain-keys create --name alice': 'the five lines of the safe set-up: test/docs/command-lines.test.ts runs them as written',
+  '{ "tools": { "include"': 'a config fragment: test/host/tools-server/toolsets.test.ts boots include/exclude sets',
+  'CHAIN_MCP_HTTP_TOKEN=$(openssl rand -hex 24) docker compose up': 'needs Docker: test/examples/containers.test.ts checks the compose file',
+};
+const ADDRESS = DEV0.address;
 
-function example(name: string): Example {
+function example(name: string) {
   const found = EXAMPLES.find((e) => e.name === name);
   assert.ok(found, `README.md has no <!-- tested: ${name} --> example`);
   return found;
@@ -55,6 +46,16 @@ function text(result: CallToolResult): string {
   return (item as { text: string }).text;
 }
 
+describe('README blocks', () => {
+  it('every shell and JSON block is marked tested, or listed here with the reason it is not run', () => {
+    const unmarked = fencedBlocks(README).filter((b) => b.name === null && (b.lang === 'sh' || b.lang === 'json'));
+    for (const b of unmarked) {
+      assert.ok(Object.keys(NOT_MARKED).some((start) => b.body.trimStart().startsWith(start)), `README.md line ${b.line}: an unmarked ${b.lang} block: mark it <!-- tested: … --> and run it, or list it in NOT_MARKED\n${b.body.slice(0, 200)}`);
+    }
+    for (const start of Object.keys(NOT_MARKED)) assert.ok(unmarked.some((b) => b.body.trimStart().startsWith(start)), `NOT_MARKED lists a block README.md no longer has: ${start}`);
+  });
+});
+
 /**
  * The README's examples against `chainrc.example.json` as `npm start` runs it, in-process: every
  * server on a free port (the examples' default addresses are rewritten to them), `home` a fresh
@@ -62,69 +63,30 @@ function text(result: CallToolResult): string {
  */
 describe('README examples', function () {
   this.timeout(90_000);
+  let stack: DocStack;
+  let h: DocStack['h'];
   let dir: string;
-  let h: TestHost;
   let substitute: (text: string) => string;
 
   before(async function () {
     this.timeout(120_000);
-    dir = await mkdtemp(path.join(os.tmpdir(), 'chain-readme-'));
-    const home = path.join(dir, 'home');
-    await cp(await pgliteTemplateDir(), path.join(home, 'bds'), { recursive: true });
-    const nodePort = await freePort();
-    const config = JSON.parse(await readFile(path.join(REPO_ROOT, 'chainrc.example.json'), 'utf8'));
-    delete config.$schema;
-    config.home = home;
-    config.tools.http.port = 0;
-    config.metrics.port = 0;
-    Object.assign(config.plugins.devnet, { port: nodePort, metricsPort: null, printAccounts: false });
-    config.plugins.dashboard.port = 0;
-    config.plugins.graphql.port = 0;
-    h = await bootTestHost(config);
-    const urls: Record<string, string> = {
-      'http://127.0.0.1:8100': h.url(),
-      'http://127.0.0.1:8080': h.host.serverUrl('dashboard')!,
-      'http://127.0.0.1:5000': h.host.serverUrl('graphql')!,
-      'http://127.0.0.1:9109': h.host.serverUrl('metrics')!,
-      'http://127.0.0.1:26657': `http://127.0.0.1:${nodePort}`,
-    };
-    substitute = (source) => {
-      let out = source;
-      for (const [from, to] of Object.entries(urls)) out = out.split(from).join(to);
-      out = out.split('<address>').join(ADDRESS).split('/path/to/chainhost').join(REPO_ROOT);
-      const left = /<[A-Za-z_][\w-]*>|127\.0\.0\.1:(8100|8080|5000|9109|26657)\b/.exec(out);
-      assert.equal(left, null, `an unsubstituted placeholder in a tested example: ${left?.[0]}`);
-      return out;
-    };
+    stack = await bootDocStack();
+    ({ h, dir, substitute } = stack);
   });
 
   after(async () => {
-    await h?.stop();
-    if (dir) await rm(dir, { recursive: true, force: true });
+    await stack?.stop();
   });
 
   it('marks a tested example for every surface', () => {
-    assert.deepEqual(EXAMPLES.map((e) => e.name).filter((name) => !ELSEWHERE.includes(name)).sort(), [...SURFACES].sort());
+    assert.deepEqual(EXAMPLES.map((e) => e.name).filter((name) => !(name in ELSEWHERE)).sort(), [...SURFACES].sort());
   });
 
-  for (const e of EXAMPLES.filter((x) => x.lang === 'sh' && !ELSEWHERE.includes(x.name))) {
+  for (const e of EXAMPLES.filter((x) => x.lang === 'sh' && !(x.name in ELSEWHERE))) {
     it(`${e.name}: every command answers 2xx with a JSON body and no error member (real curl)`, async () => {
       const lines = commandLines(e.body);
       assert.ok(lines.length > 0);
-      for (const line of lines) {
-        assert.match(line, /^curl -s /, `a tested shell example runs curl only: ${line}`);
-        const command = `${substitute(line)} --max-time 20 -w '\\n%{http_code}'`;
-        const { stdout } = await run('sh', ['-c', command], { maxBuffer: 16 * 1024 * 1024 });
-        const cut = stdout.lastIndexOf('\n');
-        const status = Number(stdout.slice(cut + 1));
-        const body = stdout.slice(0, cut);
-        assert.ok(status >= 200 && status < 300, `${line}\n→ HTTP ${status}: ${body.slice(0, 500)}`);
-        let json: any;
-        assert.doesNotThrow(() => (json = JSON.parse(body)), `${line}\n→ not JSON: ${body.slice(0, 200)}`);
-        assert.ok(json !== null && typeof json === 'object', `${line}\n→ ${body.slice(0, 200)}`);
-        assert.equal(json.error, undefined, `${line}\n→ ${body.slice(0, 500)}`);
-        assert.equal(json.errors, undefined, `${line}\n→ ${body.slice(0, 500)}`);
-      }
+      for (const line of lines) await curlJson(line, substitute);
     });
   }
 
@@ -146,8 +108,10 @@ describe('README examples', function () {
     }
   });
 
-  it('mcp-stdio: the snippet starts chain-mcp from any folder, serving tools against the running node', async function () {
+  it('mcp-stdio: the snippet starts chain-mcp from any folder, serving tools against the running node and finding the checkout\'s keystore', async function () {
     this.timeout(600_000);
+    // What `npx chain-keys import --name dev0` leaves in the checkout's home (the snippet's CHAIN_HOME).
+    await new Keystore(stack.home, { scrypt: { n: 2 ** 10, r: 8, p: 1 } }).add('dev0', Wallet.fromPrivateKey(DEV0.privateKey), 'a passphrase');
     const snippet = JSON.parse(substitute(example('mcp-stdio').body));
     const server = snippet.mcpServers.chain as { command: string; args: string[]; env?: Record<string, string> };
     const elsewhere = path.join(dir, 'client-folder');
@@ -177,6 +141,10 @@ describe('README examples', function () {
       ]);
       assert.ok(!overStdio.isError, text(overStdio));
       assert.equal(JSON.parse(text(overStdio)).balance, overHttp.balance, 'the same node answers both');
+      // The client's folder holds no keystore: the snippet's CHAIN_HOME finds the checkout's.
+      const byAlias = (await client.callTool({ name: 'get_balance', arguments: { address: 'dev0' } })) as CallToolResult;
+      assert.ok(!byAlias.isError, text(byAlias));
+      assert.equal(JSON.parse(text(byAlias)).balance, overHttp.balance, 'dev0 is the first dev account');
     } catch (err) {
       throw new Error(`${(err as Error).message}\nchain-mcp stderr:\n${stderr}`);
     } finally {

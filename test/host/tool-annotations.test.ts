@@ -19,9 +19,9 @@ const RULES: Record<string, [boolean, boolean, boolean, boolean]> = {
   'local crypto read': [true, false, true, false],
   'local read': [true, false, true, false],
   'local key / crypto': [false, false, false, false],
+  // A deployment is a transaction too: it spends the signer's funds on the fee and cannot be undone,
+  // so a client should ask before it as before any send (issue #40).
   'sends a transaction': [false, true, false, true],
-  // A deployment only adds a contract (a taken name is refused), so it destroys nothing.
-  'deploys a contract': [false, false, false, true],
 };
 
 async function readmeTable(): Promise<Map<string, { kind: string; hints: boolean[] }>> {

@@ -6,6 +6,7 @@ import { Meter } from './meter.js';
 import { Sandbox, type SandboxModule } from './sandbox.js';
 import { fromFixtureJson, fromFixtureKey, setField, toFixtureJson, type JsonLike } from './fixture-codec.js';
 import { parseJsonText } from './json-text.js';
+import { unknownMember, type RunRequestPart } from './run-request-keys.js';
 import type { VmValue } from './values.js';
 
 /**
@@ -40,9 +41,12 @@ function isObj(v: unknown): v is Obj {
   return !!v && typeof v === 'object' && !Array.isArray(v);
 }
 
-function objAt(v: JsonLike | undefined, field: string, optional = false): Obj | undefined {
+/** An object member of the request; with `part`, one that has only that part's members (run-request-keys.ts). */
+function objAt(v: JsonLike | undefined, field: string, optional = false, part?: RunRequestPart): Obj | undefined {
   if (v === undefined && optional) return undefined;
   if (!isObj(v)) throw new VmRequestError(field, 'must be an object');
+  const unknown = part ? unknownMember(v, part, field) : null;
+  if (unknown) throw new VmRequestError(...unknown);
   return v;
 }
 
@@ -85,26 +89,26 @@ function chiBudget(v: JsonLike | undefined): number {
 
 function seedOf(state: Obj | undefined, at: string): (inst: VmInstance) => void {
   const variables = arrAt(state?.variables, `${at}.variables`).map((v, i) => {
-    const o = objAt(v, `${at}.variables[${i}]`)!;
+    const o = objAt(v, `${at}.variables[${i}]`, false, 'variable')!;
     return [strAt(o.binding, `${at}.variables[${i}].binding`)!, value(o.value, `${at}.variables[${i}].value`)] as const;
   });
   const entriesOf = (list: JsonLike | undefined, where: string): [VmValue, VmValue][] =>
     arrAt(list, where).map((e, j) => {
-      const eo = objAt(e, `${where}[${j}]`)!;
+      const eo = objAt(e, `${where}[${j}]`, false, 'entry')!;
       return [value(eo.key, `${where}[${j}].key`, true), value(eo.value, `${where}[${j}].value`)];
     });
   const hashes = arrAt(state?.hashes, `${at}.hashes`).map((h, i) => {
-    const o = objAt(h, `${at}.hashes[${i}]`)!;
+    const o = objAt(h, `${at}.hashes[${i}]`, false, 'hash')!;
     return [strAt(o.binding, `${at}.hashes[${i}].binding`)!, entriesOf(o.entries, `${at}.hashes[${i}].entries`)] as const;
   });
   const foreignVariables = arrAt(state?.foreign_variables, `${at}.foreign_variables`).map((v, i) => {
     const w = `${at}.foreign_variables[${i}]`;
-    const o = objAt(v, w)!;
+    const o = objAt(v, w, false, 'foreign_variable')!;
     return [strAt(o.contract, `${w}.contract`)!, strAt(o.name, `${w}.name`)!, value(o.value, `${w}.value`)] as const;
   });
   const foreignHashes = arrAt(state?.foreign_hashes, `${at}.foreign_hashes`).map((h, i) => {
     const w = `${at}.foreign_hashes[${i}]`;
-    const o = objAt(h, w)!;
+    const o = objAt(h, w, false, 'foreign_hash')!;
     return [strAt(o.contract, `${w}.contract`)!, strAt(o.name, `${w}.name`)!, entriesOf(o.entries, `${w}.entries`)] as const;
   });
   return (inst) => {
@@ -161,12 +165,12 @@ function prepare(input: unknown): Prepared {
       throw new VmRequestError('request', `is not valid JSON (${(err as Error).message})`);
     }
   } else request = input as JsonLike;
-  const r = objAt(request, 'request')!;
+  const r = objAt(request, 'request', false, 'request')!;
   const modules = arrAt(r.modules, 'modules');
   if (!modules.length) throw new VmRequestError('modules', 'must list at least one module');
   const defs: SandboxModule[] = modules.map((m, i) => {
     const at = `modules[${i}]`;
-    const mo = objAt(m, at)!;
+    const mo = objAt(m, at, false, 'module')!;
     const name = strAt(mo.module_name, `${at}.module_name`)!;
     let ir: JsonLike | undefined = mo.ir;
     if (typeof ir === 'string') {
@@ -187,7 +191,7 @@ function prepare(input: unknown): Prepared {
       name,
       compiled,
       owner: strAt(mo.owner, `${at}.owner`, true) ?? null,
-      seed: seedOf(objAt(mo.initial_state, `${at}.initial_state`, true), `${at}.initial_state`),
+      seed: seedOf(objAt(mo.initial_state, `${at}.initial_state`, true, 'initial_state'), `${at}.initial_state`),
     };
   });
   const names = new Set<string>();
@@ -195,7 +199,7 @@ function prepare(input: unknown): Prepared {
     if (names.has(d.name)) throw new VmRequestError('modules', `module '${d.name}' is listed twice`);
     names.add(d.name);
   }
-  const call = objAt(r.call, 'call')!;
+  const call = objAt(r.call, 'call', false, 'call')!;
   const module = strAt(call.module, 'call.module')!;
   if (!names.has(module)) throw new VmRequestError('call.module', `names no module of the request ('${module}')`);
   const fn = strAt(call.function, 'call.function')!;
@@ -204,13 +208,21 @@ function prepare(input: unknown): Prepared {
   const kwargs = Object.keys(kwargsObj)
     .sort()
     .map((k) => [k, value(kwargsObj[k], `call.kwargs.${k}`)] as [string, VmValue]);
-  const meter = objAt(r.meter, 'meter', true);
+  const meter = objAt(r.meter, 'meter', true, 'meter');
   const observe = objAt(r.observe ?? {}, 'observe')!;
-  for (const m of Object.keys(observe)) if (!names.has(m)) throw new VmRequestError(`observe.${m}`, 'names no module of the request');
+  for (const m of Object.keys(observe)) {
+    if (!names.has(m)) throw new VmRequestError(`observe.${m}`, `names no module of the request (observe is {<module>: {variables: [{binding}], hashes: [{binding, entries?: [{key}]}]}})`);
+    const so = objAt(observe[m], `observe.${m}`, false, 'observe_module')!;
+    arrAt(so.variables, `observe.${m}.variables`).forEach((v, i) => objAt(v, `observe.${m}.variables[${i}]`, false, 'observe_variable'));
+    arrAt(so.hashes, `observe.${m}.hashes`).forEach((h, i) => {
+      const ho = objAt(h, `observe.${m}.hashes[${i}]`, false, 'observe_hash')!;
+      arrAt(ho.entries, `observe.${m}.hashes[${i}].entries`).forEach((e, j) => objAt(e, `observe.${m}.hashes[${i}].entries[${j}]`, false, 'observe_entry'));
+    });
+  }
   return {
     defs,
     call: { module, fn, args, kwargs },
-    context: contextOf(objAt(r.context, 'context', true)),
+    context: contextOf(objAt(r.context, 'context', true, 'context')),
     observe,
     budget: chiBudget(meter?.chi_budget),
     txBytes: nonNegative(meter?.transaction_size_bytes, 'meter.transaction_size_bytes') ?? 0,
@@ -231,6 +243,7 @@ function observeState(sandbox: Sandbox, observe: Obj): VmRunResult['state'] {
     const hashes = arrAt(so.hashes, `${at}.hashes`).map((h, i) => {
       const ho = objAt(h, `${at}.hashes[${i}]`)!;
       const binding = strAt(ho.binding, `${at}.hashes[${i}].binding`)!;
+      if (ho.entries === undefined) return { binding, entries: heldEntries(inst, binding) };
       const entries = arrAt(ho.entries, `${at}.hashes[${i}].entries`).map((e, j) => {
         const key = objAt(e, `${at}.hashes[${i}].entries[${j}]`)!.key;
         const found = inst.getHashValue(binding, value(key, `${at}.hashes[${i}].entries[${j}].key`, true));
@@ -241,6 +254,23 @@ function observeState(sandbox: Sandbox, observe: Obj): VmRunResult['state'] {
     setField(state as never, module, { variables, hashes });
   }
   return state;
+}
+
+/**
+ * Every entry a hash holds after the call (seeded or written), when `observe` names no keys:
+ * keys in storage order, a multi-part key as the list of its parts (the `key` form the request takes).
+ */
+function heldEntries(inst: VmInstance, binding: string): { key: JsonLike; value: JsonLike }[] {
+  const held = inst.hashes.get(binding);
+  if (!held) return [];
+  return [...held.entries.keys()]
+    .sort((a, b) => Buffer.compare(Buffer.from(a), Buffer.from(b)))
+    .flatMap((k) => {
+      const value = held.entries.get(k);
+      if (value === undefined || value === null) return [];
+      const parts = k.split(':');
+      return [{ key: parts.length > 1 ? parts : k, value: toFixtureJson(value) }];
+    });
 }
 
 function eventJson(e: Sandbox['events'][number]): JsonLike {

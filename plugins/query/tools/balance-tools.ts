@@ -4,6 +4,19 @@ import { addressSchema, contractNameSchema, decimalOut, defineTool, limitSchema,
 import type { IndexedState } from '../graphql-states.js';
 import { abciRead, decimalText, indexedRead, isObject, listContractNames, mapLimited, readState, valueOf, type ReadDeps } from '../chain-reads.js';
 
+/**
+ * Who holds a balance: an account address, or a contract by its name — contracts hold tokens
+ * too (`currency.balances:con_escrow`). Only `con_…` names: a bare word may be a keystore
+ * alias, which the tool invoker reads as that account's address.
+ */
+const holderSchema = z.string().max(200).transform((value, ctx) => {
+  if (/^con_[a-z0-9_]{1,60}$/.test(value)) return value;
+  const parsed = addressSchema.safeParse(value);
+  if (parsed.success) return parsed.data;
+  ctx.addIssue({ code: 'custom', message: `${parsed.error.issues[0]?.message ?? 'must be an address'}, or a contract name (con_…)` });
+  return z.NEVER;
+}).describe('64-hex address, or a contract name (con_…)');
+
 /** Contracts scanned by the state fallback of get_token_balances (no index: one read per contract). */
 const FALLBACK_MAX_CONTRACTS = 1_000;
 /** Balances read from GraphQL (the anchor's limit: the first 1,000, paged here). */
@@ -32,10 +45,10 @@ export function balanceTools(deps: ReadDeps): ToolDefinition[] {
     defineTool({
       name: 'get_balance',
       title: 'Get token balance',
-      description: 'Balance of an address in one token contract (default currency), read from committed state (<token>.balances:<address>). Exact decimal string; "0" when the address holds none. found is false (with a warning) when no contract of that name exists, so a mistyped token is not read as an empty balance.',
+      description: 'Balance of an address, or of a contract (con_…: what it holds, e.g. an escrow), in one token contract (default currency), read from committed state (<token>.balances:<address>). Exact decimal string; "0" when the address holds none. found is false (with a warning) when no contract of that name exists, so a mistyped token is not read as an empty balance.',
       capability: 'read',
       input: z.object({
-        address: addressSchema,
+        address: holderSchema,
         token_contract: contractNameSchema.default('currency'),
       }),
       output: z.object({

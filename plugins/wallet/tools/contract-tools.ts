@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import type { ChainSimulator, JsonObject, TransactionSubmission, TransactionSubmitter } from 'chainhost/chain';
+import { coerceToSignature, type ChainSimulator, type JsonObject, type Signature, type TransactionSubmission, type TransactionSubmitter } from 'chainhost/chain';
 import { compileContract, MAX_SOURCE_BYTES, type CompilerDiagnostic } from 'chainhost/contracting';
 import {
   ApiError, addressSchema, contractNameSchema, defineTool, intOut, intValue, kwargsSchema, type SignerArguments, submissionAnswer,
@@ -48,6 +48,18 @@ interface ContractShape {
   hashes: string[];
 }
 
+/** The @construct function's parameters (empty when there is none): what constructor_args are coerced by. */
+function constructorSignature(irText: string): Signature {
+  const ir = JSON.parse(irText) as { functions: Array<{ visibility: string; parameters: Array<{ name: string; annotation: string | null }> }> };
+  const construct = ir.functions.find((f) => f.visibility === 'construct');
+  return new Map((construct?.parameters ?? []).map((p) => [p.name, p.annotation]));
+}
+
+/** constructor_args as the constructor declares them (decimal text for float, whole numbers for int), as sends coerce kwargs. */
+function constructorArgs(irText: string, args: JsonObject | undefined): JsonObject | undefined {
+  return args === undefined ? undefined : coerceToSignature(args, constructorSignature(irText), 'constructor_args');
+}
+
 /** Exported functions (with annotation types) and storage of a compiled module's IR. */
 function shapeOf(irText: string): ContractShape {
   const ir = JSON.parse(irText) as {
@@ -91,7 +103,7 @@ export function contractTools(deps: ContractToolDeps): ToolDefinition[] {
         name: contractNameSchema.describe('the contract name to deploy under (con_…)'),
         code: codeSchema,
         address: addressSchema.optional().describe('the deployer to dry-run as (default: an unfunded address; the fee preview is then clamped at 0)'),
-        constructor_args: kwargsSchema.describe('the constructor\'s keyword arguments for the dry run'),
+        constructor_args: kwargsSchema.describe('the constructor\'s keyword arguments for the dry run, coerced by its signature as deploy_contract does'),
       }),
       output: z.object({
         compiles: z.boolean(),
@@ -110,7 +122,7 @@ export function contractTools(deps: ContractToolDeps): ToolDefinition[] {
         }
         const shape = shapeOf(compiled.ir);
         const run = await deps.simulator().simulate(
-          { sender: address ?? CHECK_SENDER, contract: 'submission', function: 'submit_contract', kwargs: submitKwargs(name, code, undefined, constructor_args) },
+          { sender: address ?? CHECK_SENDER, contract: 'submission', function: 'submit_contract', kwargs: submitKwargs(name, code, undefined, constructorArgs(compiled.ir, constructor_args)) },
           { signal: ctx.signal },
         );
         return {
@@ -130,7 +142,7 @@ export function contractTools(deps: ContractToolDeps): ToolDefinition[] {
         ...deps.signers.fields('private_key', 'the deploying account (the contract\'s developer)'),
         name: contractNameSchema.describe('the new contract\'s name: con_ + lowercase letters, digits, underscores (≤ 64 characters)'),
         code: codeSchema,
-        constructor_args: kwargsSchema.describe('keyword arguments of the @construct function'),
+        constructor_args: kwargsSchema.describe('keyword arguments of the @construct function; text is coerced by its annotations as send_transaction coerces kwargs ("2.5" for float, "7" for int), a mismatch is refused naming the argument'),
         owner: addressSchema.optional().describe('the only caller allowed to call the contract (default: none, anyone may)'),
         verbose: verboseSchema,
       }),
@@ -139,8 +151,8 @@ export function contractTools(deps: ContractToolDeps): ToolDefinition[] {
           .describe('the new contract: its exported methods with argument types, its variables and hashes'),
       }),
       refusedArguments: deps.signers.refused('private_key'),
-      // Additive: a deployment creates a contract and can overwrite nothing ('Contract already exists.').
-      hints: { destructiveHint: false, idempotentHint: false, openWorldHint: true },
+      // Destructive as every send: it spends the signer's funds on the fee and cannot be undone.
+      hints: { idempotentHint: false, openWorldHint: true },
       run: async (args, ctx) => {
         const compiled = compileOrDiagnostics(args.name, args.code);
         if ('diagnostics' in compiled) {
@@ -153,7 +165,7 @@ export function contractTools(deps: ContractToolDeps): ToolDefinition[] {
           key: (await deps.signers.resolve(args, 'private_key')).wallet,
           contract: 'submission',
           function: 'submit_contract',
-          kwargs: submitKwargs(args.name, args.code, args.owner, args.constructor_args),
+          kwargs: submitKwargs(args.name, args.code, args.owner, constructorArgs(compiled.ir, args.constructor_args)),
           coerceBySignature: false,
           signal: ctx.signal,
           confirm: (request) => ctx.confirm(request),

@@ -37,7 +37,7 @@ export function sendTools(deps: SendToolDeps): ToolDefinition[] {
         function: functionNameSchema,
         kwargs: kwargsSchema,
         wait: waitSchema,
-        chi_supplied: z.number().int().min(1).max(Number.MAX_SAFE_INTEGER).optional().describe('explicit chi limit; default: the dry-run estimate with the margin'),
+        chi_supplied: z.number().int().min(1).max(Number.MAX_SAFE_INTEGER).optional().describe('explicit chi limit; default: the dry-run estimate with the margin. A limit below the dry run\'s chi is refused before signing (chi_too_low): it would fail with Out of chi. and pay for all of it'),
         verbose: verboseSchema,
       }),
       output: transactionSubmissionOut,

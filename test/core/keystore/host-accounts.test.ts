@@ -79,3 +79,25 @@ describe('CHAIN_KEYSTORE_PASSPHRASE_FILE', () => {
     await assert.rejects(passphraseFromEnvironment({ CHAIN_KEYSTORE_PASSPHRASE_FILE: file, CHAIN_KEYSTORE_PASSPHRASE: PASS }), /both CHAIN_KEYSTORE_PASSPHRASE and CHAIN_KEYSTORE_PASSPHRASE_FILE are set/);
   });
 });
+
+describe('host accounts: a keystore with no accounts says where it looked and how to point at another', () => {
+  let home: string;
+  beforeEach(async () => { home = await mkdtemp(path.join(os.tmpdir(), 'chain-accounts-empty-')); });
+  afterEach(() => rm(home, { recursive: true, force: true }));
+
+  const pointsElsewhere = (err: unknown) =>
+    err instanceof ApiError && err.details?.field === 'account'
+    && err.message.includes(path.join(home, 'keys')) && /absolute CHAIN_HOME/.test(err.message) && /"home" in its config/.test(err.message);
+
+  it('unlocked (a passphrase, no account files): names the folder and CHAIN_HOME', async () => {
+    const accounts = new HostAccounts(home);
+    await accounts.unlock(PASS);
+    await assert.rejects(accounts.signer('dev0'), pointsElsewhere);
+  });
+
+  it('locked (no passphrase, no account files): the same, and how to give the passphrase', async () => {
+    const accounts = new HostAccounts(home);
+    await accounts.hasAccounts();
+    await assert.rejects(accounts.signer('dev0'), (err: unknown) => pointsElsewhere(err) && /CHAIN_KEYSTORE_PASSPHRASE_FILE/.test((err as Error).message));
+  });
+});

@@ -1,5 +1,6 @@
 import assert from 'node:assert/strict';
-import { printDevnetBanner } from '../../../plugins/devnet/devnet-banner.js';
+import { forPeople, printDevnetBanner } from '../../../plugins/devnet/devnet-banner.js';
+import { ChainDecimal } from '../../../core/chain/decimal.js';
 import { DEFAULT_MNEMONIC } from '../../../plugins/devnet/node/devnet.js';
 import { openDevnet, signedTx, txParam } from './node/devnet-fixture.js';
 
@@ -29,9 +30,11 @@ describe('devnet start banner', function () {
         assert.ok(!text.includes(account.privateKey), `no private key of account #${account.index}`);
       }
       // Balances are read at print time: b received 25, a paid 25 and the fee.
-      assert.match(text, new RegExp(`#1  ${b!.address}  1000025 currency`));
-      assert.match(text, new RegExp(`#0  ${a!.address}  99997\\d(\\.\\d+)? currency`));
-      assert.match(text, /#2  \S+  1000000 currency/);
+      assert.match(text, new RegExp(`#1  ${b!.address}  1,000,025 currency`));
+      // Rounded for people (the fee leaves a long exact decimal): grouped, at most 3 places.
+      assert.match(text, new RegExp(`#0  ${a!.address}  999,97\\d(\\.\\d{1,3})? currency`));
+      assert.match(text, /#2  \S+  1,000,000 currency/);
+      assert.match(text, /rounded to 0\.001 — the tools answer it exactly/);
       assert.ok(text.includes(`mnemonic: ${DEFAULT_MNEMONIC}`));
       assert.match(text, /account #n is derivation index n/);
       assert.doesNotMatch(text, /private key/i);
@@ -55,5 +58,13 @@ describe('devnet start banner', function () {
     } finally {
       await net.close();
     }
+  });
+
+  it('rounds a balance for people: half up to 3 places, thousands grouped', () => {
+    assert.equal(forPeople(ChainDecimal.parse('998835.015999999999999999999999999992')), '998,835.016');
+    assert.equal(forPeople(ChainDecimal.parse('1000000')), '1,000,000');
+    assert.equal(forPeople(ChainDecimal.parse('0.0004')), '0');
+    assert.equal(forPeople(ChainDecimal.parse('12.5')), '12.5');
+    assert.equal(forPeople(ChainDecimal.parse('-1234.5678')), '-1,234.568');
   });
 });

@@ -68,6 +68,13 @@ describe('query tools', function () {
       assert.equal(r.result.address, devAccount(3).address);
       assert.equal(r.result.balance, '1000000');
     });
+    it('reads what a contract holds when given its name (con_…): the DEX pairs hold the seeded pools', async () => {
+      const r = await running.call('get_balance', { address: 'con_pairs', token_contract: 'con_test_usd' });
+      assert.equal(r.ok, true, r.text);
+      assert.equal(r.result.address, 'con_pairs');
+      assert.ok(Number(r.result.balance) > 0, r.text);
+      expectError(await running.call('get_balance', { address: 'con-pairs' }), { code: 'invalid_arguments', field: 'address', match: /or a contract name \(con_…\)/ });
+    });
     it('reads a token holding with many decimals exactly', async () => {
       const r = await running.call('get_balance', { address: A.address, token_contract: 'con_lp_test_token' });
       assert.match(r.result.balance, /^\d+\.\d{20,}$/);

@@ -10,6 +10,21 @@ def helper():
     return 1
 `;
 
+/** A constructor with typed arguments: a str where float is declared fails the assert's comparison. */
+const TYPED_CONSTRUCTOR = `fee = Variable()
+slots = Variable()
+
+@construct
+def seed(fee_rate: float, max_slots: int):
+    assert fee_rate > 0, 'fee_rate must be positive'
+    fee.set(fee_rate)
+    slots.set(max_slots + 1)
+
+@export
+def get_fee():
+    return fee.get()
+`;
+
 /**
  * check_contract reports a contract of our own (test/support/ledger-contract.ts); deploy_contract
  * ships it; its calls, events and state are right; a source the linter refuses is refused with its codes.
@@ -113,5 +128,21 @@ describe('contract tools: check_contract and deploy_contract on the devnet (HTTP
     assert.equal(String(await state('currency.balances:con_ledger')), '12.5');
     const balance = ok(await running.call('simulate_transaction', { address: A.address, contract: 'con_ledger', function: 'balance', kwargs: { account: A.address, tag: 'rent' } }));
     assert.equal(balance.result, '12.5');
+  });
+
+  it('constructor_args are coerced by the constructor\'s signature as sends coerce kwargs, and a mismatch is refused naming the argument', async () => {
+    const checked = ok(await running.call('check_contract', { name: 'con_typed', code: TYPED_CONSTRUCTOR, constructor_args: { fee_rate: '2.5', max_slots: '3' } }));
+    assert.equal(checked.deployable, true, checked.deploy_error);
+    const before = await nonce();
+    for (const [tool, signer] of [['check_contract', {}], ['deploy_contract', { private_key: A.privateKey }]] as const) {
+      const refused = await running.call(tool, { ...signer, name: 'con_typed', code: TYPED_CONSTRUCTOR, constructor_args: { fee_rate: '2.5', max_slots: '2.5' } });
+      expectError(refused, { code: 'invalid_arguments', field: 'constructor_args.max_slots', match: /declares max_slots: int/ });
+    }
+    assert.equal(await nonce(), before, 'nothing was signed');
+    const deployed = ok(await running.call('deploy_contract', { private_key: A.privateKey, name: 'con_typed', code: TYPED_CONSTRUCTOR, constructor_args: { fee_rate: '2.5', max_slots: '3' } }));
+    assert.equal(deployed.success, true, deployed.error);
+    const state = async (key: string) => ok(await running.call('get_state', { state_key: key })).state_value;
+    assert.equal(String(await state('con_typed.fee')), '2.5');
+    assert.equal(Number(await state('con_typed.slots')), 4);
   });
 });
