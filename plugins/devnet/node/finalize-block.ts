@@ -15,6 +15,8 @@ import type { TextStateReader } from './state-store.js';
  */
 export interface TxExecutor {
   execute(tx: SignedTx, env: BlockEnv, state: StateReader, options?: ExecuteOptions): ExecutionOutcome;
+  /** The transaction as a failure charged `chiUsed` (fee and nonce written), for an exception outside the engine's own handling. */
+  failed(tx: SignedTx, state: StateReader, chiUsed: number, err: unknown): ExecutionOutcome;
 }
 
 export interface BlockTx {
@@ -69,28 +71,49 @@ export function finalizeTxs(input: FinalizeInput): FinalizeOutput {
       outcomes.push({ result: rejectedTxResult(`Invalid transaction in block: Transaction nonce is invalid. Expected ${expected}, got ${tx.payload.nonce}`) });
       continue;
     }
+    const engineTx = toEngineTx(tx, btx.raw);
     let outcome: ExecutionOutcome;
     const executeStarted = performance.now();
     try {
-      outcome = input.executor.execute(toEngineTx(tx, btx.raw), input.env, reader);
+      outcome = input.executor.execute(engineTx, input.env, reader);
     } catch (err) {
-      outcomes.push({ result: rejectedTxResult(`Error processing tx: ${err instanceof Error ? err.message : String(err)}`) });
-      continue;
+      // The engine answers every failure with an outcome; should it throw all the same, the
+      // transaction still fails charged (its whole chi_supplied: what it ran is unknown).
+      outcome = input.executor.failed(engineTx, reader, engineTx.payload.chi_supplied, err);
     }
     time('tx_execute', performance.now() - executeStarted);
     const outputStarted = performance.now();
-    for (const w of outcome.writes) overlay.set(w.key, w.value === null ? null : encodeStateText(w.value));
-    // Executed (status 0 or 1) consumes the nonce; the engine writes it too, this makes it certain.
-    overlay.set(`__n.${tx.payload.sender}:`, encodeStateText(BigInt(tx.payload.nonce)));
     const hash = executionHash(tx, {
       chain_id: input.env.chainId, hash: input.env.hash, height: input.env.height, nanos: input.env.nanos,
     });
-    const output = executionOutput({ outcome, executionHash: hash });
+    let encoded: EncodedOutcome;
+    try {
+      encoded = encodeOutcome(outcome, hash);
+    } catch (err) {
+      // A value the node cannot encode (result, write or event): the run fails, charged what it used.
+      outcome = input.executor.failed(engineTx, reader, outcome.chiUsed, err);
+      encoded = encodeOutcome(outcome, hash);
+    }
+    for (const [key, text] of encoded.writes) overlay.set(key, text);
+    // Executed (status 0 or 1) consumes the nonce; the engine writes it too, this makes it certain.
+    overlay.set(`__n.${tx.payload.sender}:`, encodeStateText(BigInt(tx.payload.nonce)));
+    const output = encoded.output;
     outcomes.push({ result: execTxResult(outcome.status, output.text, output.events), tx });
     time('tx_process_output', performance.now() - outputStarted);
     time('tx_process_total', performance.now() - started);
   }
   return { outcomes, overlay };
+}
+
+interface EncodedOutcome {
+  writes: Array<[string, string | null]>;
+  output: ReturnType<typeof executionOutput>;
+}
+
+/** Every text the outcome leaves (state writes, the execution output), made before any is applied. */
+function encodeOutcome(outcome: ExecutionOutcome, executionHash: string): EncodedOutcome {
+  const writes = outcome.writes.map((w) => [w.key, w.value === null ? null : encodeStateText(w.value)] as [string, string | null]);
+  return { writes, output: executionOutput({ outcome, executionHash }) };
 }
 
 /** The engine's view of a validated tx: ints as numbers (nonce and chi passed CheckTx's bounds). */
