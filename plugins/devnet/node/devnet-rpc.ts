@@ -120,7 +120,9 @@ export class DevnetRpc {
         earliest_app_hash: earliest?.header.app_hash ?? '',
         earliest_block_height: String(earliest ? 1 : 0),
         earliest_block_time: earliest?.header.time ?? this.node.genesis.genesis_time,
-        catching_up: false,
+        // A devnet whose block producer is halted (a full disk, a patch that cannot apply) is not
+        // at the chain's head for a client: it reports what a syncing CometBFT node does.
+        catching_up: this.node.producer.fault !== undefined,
       },
       validator_info: {
         address: identity.validator.address,
