@@ -1,8 +1,4 @@
-import { readFileSync } from 'node:fs';
-import { createRequire } from 'node:module';
-import { dirname, join } from 'node:path';
-import { pathToFileURL } from 'node:url';
-import { MessageChannel, Worker, type MessagePort } from 'node:worker_threads';
+import { MessageChannel, type MessagePort, type Worker } from 'node:worker_threads';
 import { type CountRefusal, sha3Hex } from 'chainhost/chain';
 import type { QueryAnswer } from 'chainhost/plugin';
 import type { ChainStore } from './chain-store.js';
@@ -10,6 +6,7 @@ import type { NodeConfig } from './node-config.js';
 import { decodeSimulationRequest, refusalText, type SimulationPayload } from './simulate-request.js';
 import type { ReadRequest, SimulateJob, SimulateReply, SimulateWorkerData } from './simulate-worker.js';
 import type { StateView } from './state-store.js';
+import { startNodeWorker } from './worker-thread.js';
 
 /**
  * `simulate_tx` admission and execution (simulate.md §3-4). Admission order: decode, enabled,
@@ -165,7 +162,7 @@ export class Simulator {
     const { port1, port2 } = new MessageChannel();
     const flag = new SharedArrayBuffer(4);
     const data: SimulateWorkerData = { readPort: port2, flag, feeMode: this.config.tx_fee_mode };
-    const worker = new Worker(workerBootstrap, { eval: true, workerData: { ...data, entry: workerEntry(), tsx: tsxApi() }, transferList: [port2] });
+    const worker = startNodeWorker('simulate-worker', data, [port2]);
     let started!: () => void;
     const ready = new Promise<void>((resolve) => { started = resolve; });
     const pooled: PooledWorker = { worker, port: port1, flag: new Int32Array(flag), ready };
@@ -198,33 +195,5 @@ export class Simulator {
     this.closed = true;
     const workers = this.idle.splice(0);
     await Promise.all(workers.map((w) => w.worker.terminate()));
-  }
-}
-
-/** Evaluated as the worker's main script: registers tsx when running from TypeScript sources. */
-const workerBootstrap = `
-const { workerData } = require('node:worker_threads');
-(async () => {
-  if (workerData.entry.endsWith('.ts') && workerData.tsx) (await import(workerData.tsx)).register();
-  await import(workerData.entry);
-})();
-`;
-
-function workerEntry(): string {
-  const ts = import.meta.url.endsWith('.ts');
-  return new URL(ts ? './simulate-worker.ts' : './simulate-worker.js', import.meta.url).href;
-}
-
-/** tsx's register() for the worker, when the node itself runs from TypeScript (tests, `tsx`). */
-function tsxApi(): string | undefined {
-  if (!import.meta.url.endsWith('.ts')) return undefined;
-  try {
-    // The ESM entry of `tsx/esm/api` (require.resolve would pick the CommonJS one).
-    const pkgFile = createRequire(import.meta.url).resolve('tsx/package.json');
-    const pkg = JSON.parse(readFileSync(pkgFile, 'utf8')) as { exports: Record<string, { import?: { default?: string } }> };
-    const entry = pkg.exports['./esm/api']?.import?.default;
-    return entry ? pathToFileURL(join(dirname(pkgFile), entry)).href : undefined;
-  } catch {
-    return undefined;
   }
 }
