@@ -48,7 +48,7 @@ describe('conformance: @cosmjs/tendermint-rpc Comet38Client against the devnet',
     assert.equal(async.hash.length, 32);
     const pending = await client.numUnconfirmedTxs();
     assert.ok(pending.total >= 0);
-    net.devnet.mine();
+    await net.devnet.mine();
     const height = committed.height;
 
     const found = await client.tx({ hash: committed.hash });
@@ -132,7 +132,7 @@ describe('conformance: @cosmjs/tendermint-rpc Comet38Client against the devnet',
         if (form.expect.log !== undefined) assert.equal(sent.log, form.expect.log, form.name);
         assert.equal(hexOf(sent.hash), form.hash, form.name);
         if (form.expect.code !== 0) continue;
-        fresh.devnet.mine();
+        await fresh.devnet.mine();
         const found = await client.tx({ hash: sent.hash });
         assert.equal(found.result.code, 0, form.name);
         assert.equal(Buffer.from(found.tx).toString('utf8'), form.raw_hex, `${form.name}: the chain keeps the bytes as sent`);

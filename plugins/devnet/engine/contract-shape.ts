@@ -1,4 +1,4 @@
-import { compileContract } from 'chainhost/contracting';
+import { compileContract, parseVmJson } from 'chainhost/contracting';
 
 /**
  * What the contract-metadata queries read from a module's IR (`xian_ir_v1`, as the compiler
@@ -18,7 +18,7 @@ interface IrShape {
 
 function parse(irText: string): IrShape | null {
   try {
-    const ir = JSON.parse(irText) as unknown;
+    const ir = parseVmJson(irText) as unknown;
     return ir !== null && typeof ir === 'object' && !Array.isArray(ir) ? (ir as IrShape) : null;
   } catch {
     return null;

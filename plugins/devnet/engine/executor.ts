@@ -1,5 +1,5 @@
 import { ChainDecimal, chainRecord, type ChainRecord, type ChainValue, compareCodePoints, decodeValue, isChainRecord } from 'chainhost/chain';
-import type { VmContext, VmValue } from 'chainhost/contracting';
+import type { TransactionResult, VmContext, VmValue } from 'chainhost/contracting';
 import { ContractError } from './errors.js';
 import { isNum, sub, toDecimal } from './num.js';
 import { computeRewards } from './rewards.js';
@@ -8,7 +8,7 @@ import { IR_KEY } from './vm/chain-state.js';
 import { DevnetTransaction, OWNER_KEY } from './vm/devnet-transaction.js';
 import { ModuleCache } from './vm/module-cache.js';
 import { fromVm, toVm } from './vm/values.js';
-import { parseVmError } from './vm/vm-errors.js';
+import { parseVmError, unexpectedFailure } from './vm/vm-errors.js';
 import type { WriteBuffer } from './write-buffer.js';
 
 export interface EngineConfig {
@@ -86,17 +86,41 @@ export class Executor {
         chiBudget: budget, transactionSizeBytes: simulate ? 0 : transactionSize(tx),
       });
     } catch (err) {
-      if (!(err instanceof ContractError)) throw err;
-      run = { status: 1, result: err.message, error: err.message, errorClass: err.pythonClass, chiUsed: 0, writes: [], events: [], contractCosts: new Map() };
+      if (err instanceof ContractError) {
+        run = { status: 1, result: err.message, error: err.message, errorClass: err.pythonClass, chiUsed: 0, writes: [], events: [], contractCosts: new Map() };
+      } else {
+        // Before the VM ran (kwargs, module load): refused like a module that cannot load, chi_used 0.
+        logUnexpected(p.contract, p.function, err);
+        run = unexpectedRun(err, 0, new Map());
+      }
     }
+    try {
+      return this.settle(tx, state, run, simulate);
+    } catch (err) {
+      // The node's part (fee, rewards) met a value it cannot settle: the run fails, charged what it used.
+      logUnexpected(p.contract, p.function, err);
+      return this.settle(tx, state, unexpectedRun(err, run.chiUsed, run.contractCosts), simulate);
+    }
+  }
+
+  /**
+   * A transaction whose execution output cannot be encoded after the engine settled it (a value
+   * the node's encoder refuses): the same run as a failure, charged `chiUsed`, nonce consumed.
+   */
+  failed(tx: SignedTx, state: StateReader, chiUsed: number, err: unknown, options: ExecuteOptions = {}): ExecutionOutcome {
+    logUnexpected(tx.payload.contract, tx.payload.function, err);
+    return this.settle(tx, state, unexpectedRun(err, chiUsed, new Map()), options.simulate);
+  }
+
+  /** Upstream materialisation of a VM run: contract writes (success only), the fee write, reward credits, the nonce. */
+  private settle(tx: SignedTx, state: StateReader, run: VmRun, simulate: ExecuteOptions['simulate']): ExecutionOutcome {
+    const p = tx.payload;
     if (simulate && run.status === 1 && run.error === OUT_OF_CHI) {
       run.error = SIMULATION_OUT_OF_CHI;
       run.result = SIMULATION_OUT_OF_CHI;
       run.errorClass = 'ChiExceededError';
     }
     const { status, chiUsed } = run;
-
-    // Upstream materialisation: contract writes (success only), the fee write, reward credits.
     const out = new Map<string, ChainValue | null>();
     if (status === 0) for (const [key, value] of run.writes) out.set(key, value);
     const paid = this.feeMode === 'paid_metered';
@@ -190,12 +214,23 @@ export class Executor {
       submissionName: contract === SUBMISSION && typeof name === 'string' ? name : null,
       now: vmNow(env), blockNum: env.height, blockHash: env.hash, chainId: env.chainId,
     };
-    const r = tx.execute(contract, fn, vmKwargs, context);
+    try {
+      return this.settleVm(tx, tx.execute(contract, fn, vmKwargs, context), meter.chiBudget);
+    } catch (err) {
+      // Escaped the VM's own handling (or its result cannot cross to chain values): still a VM
+      // failure, charged what the meter counted so far — execution is never free.
+      logUnexpected(contract, fn, err);
+      return unexpectedRun(err, tx.meter.stats().chiUsed, new Map([[contract, tx.meter.rawCost]]));
+    }
+  }
+
+  /** chi_used with the host's costs, and the VM's values as chain values. */
+  private settleVm(tx: DevnetTransaction, r: TransactionResult, chiBudget: number): VmRun {
     // chi_used = max(min((raw + host raw) // 1000 + 5, budget), VM chi_used): host costs are added without an abort check.
     let chiUsed = r.stats.chiUsed;
     if (r.status === 0 && tx.hostRawCost > 0) {
       const withHost = Math.floor((r.stats.rawCost + tx.hostRawCost) / 1000) + 5;
-      chiUsed = Math.max(meter.chiBudget > 0 ? Math.min(withHost, meter.chiBudget) : withHost, chiUsed);
+      chiUsed = Math.max(chiBudget > 0 ? Math.min(withHost, chiBudget) : withHost, chiUsed);
     }
     const contractCosts = new Map(r.stats.contractCosts);
     for (const [c, cost] of tx.hostContractCosts) contractCosts.set(c, (contractCosts.get(c) ?? 0) + cost);
@@ -228,6 +263,21 @@ export class Executor {
     }
     return this.defaultChiRate;
   }
+}
+
+/** A failed run for an exception that escaped the VM: the chain-style text, charged `chiUsed`, nothing kept. */
+function unexpectedRun(err: unknown, chiUsed: number, contractCosts: Map<string, number>): VmRun {
+  const { message, errorClass } = unexpectedFailure(err);
+  const run: VmRun = { status: 1, result: message, error: message, chiUsed, writes: [], events: [], contractCosts };
+  if (errorClass !== undefined) run.errorClass = errorClass;
+  return run;
+}
+
+/** The JS text stays in the log (stderr), for whoever fixes the engine; the receipt gets the chain's text. */
+function logUnexpected(contract: string, fn: string, err: unknown): void {
+  if (err instanceof RangeError || (err instanceof Error && err.name === 'VmError')) return;
+  const text = err instanceof Error ? `${err.name}: ${err.message}` : String(err);
+  process.stderr.write(`devnet: ${contract}.${fn}: unexpected execution error (failed, charged): ${text.slice(0, 300)}\n`);
 }
 
 function vmNow(env: BlockEnv): VmValue {

@@ -6,7 +6,8 @@ import { resultsHash } from './cometbft-hashing.js';
 import { committedNonce } from './check-tx.js';
 import type { EventBus } from './event-bus.js';
 import { publishBlock, statePatchEvents } from './block-events.js';
-import { blockEnv, finalizeTxs, type BlockTx, type TxExecutor } from './finalize-block.js';
+import type { BlockExecutor } from './block-executor.js';
+import { applyExecutions, blockEnv, planBlock, type BlockTx } from './finalize-block.js';
 import type { Mempool, MempoolTx } from './mempool.js';
 import type { NodeConfig } from './node-config.js';
 import type { NodeIdentity } from './node-identity.js';
@@ -35,7 +36,8 @@ export interface BlockProducerDeps {
   mempool: Mempool;
   reservations: NonceReservations;
   identity: NodeIdentity;
-  executor: TxExecutor;
+  /** Runs the block's transactions in the block-execution worker thread. */
+  executor: BlockExecutor;
   events: EventBus;
   perf: PerfStatus;
   logger: Logger;
@@ -86,13 +88,15 @@ export class BlockProducer {
   private readonly waiters = new Map<string, CommitWaiter[]>();
   /** CheckTx decodes of mempool txs, reused by FinalizeBlock for the same bytes. */
   private readonly checked = new Map<string, BlockTx['checked']>();
+  /** The block being made (its transactions run in the block-execution worker). */
+  private inFlight: Promise<void> = Promise.resolve();
 
   constructor(private readonly deps: BlockProducerDeps, private readonly blockTimeMs: number) {}
 
-  start(): void {
+  async start(): Promise<void> {
     this.stopped = false;
     // The first block is part of opening the chain: a failure there fails the open.
-    if (this.deps.store.height === 0) this.cut(this.deps.genesisTimeNanos);
+    if (this.deps.store.height === 0) await this.exclusive(() => this.cut(this.deps.genesisTimeNanos));
     if (this.blockTimeMs > 0) this.armTimer();
     else if (this.deps.mempool.size > 0) this.schedule();
   }
@@ -111,6 +115,11 @@ export class BlockProducer {
     const waiters = [...this.waiters.values()].flat();
     this.waiters.clear();
     for (const w of waiters) w.reject(new Error('the devnet is shutting down'));
+  }
+
+  /** Settles when no block is being made (for a clean close). */
+  async idle(): Promise<void> {
+    await this.inFlight;
   }
 
   /** Why blocks are not being made, or undefined while they are. */
@@ -148,19 +157,30 @@ export class BlockProducer {
    * store it is thrown and also recorded as the producer's fault (retried in the background
    * unless permanent); a success clears a transient fault.
    */
-  produce(timeNanos?: bigint): StoredBlock {
-    if (this.faulted?.permanent) throw this.faulted.error;
-    let block: StoredBlock;
-    try {
-      block = this.cut(timeNanos);
-    } catch (err) {
-      throw this.failed(err);
-    }
-    if (this.faulted) this.recovered();
-    return block;
+  produce(timeNanos?: bigint): Promise<StoredBlock> {
+    return this.exclusive(async () => {
+      if (this.faulted?.permanent) throw this.faulted.error;
+      let block: StoredBlock;
+      try {
+        block = await this.cut(timeNanos);
+      } catch (err) {
+        // A block cut short by the node's shutdown is not a production fault.
+        if (this.stopped && this.deps.store.height > 0) throw err instanceof Error ? err : new Error(String(err));
+        throw this.failed(err);
+      }
+      if (this.faulted) this.recovered();
+      return block;
+    });
   }
 
-  private cut(timeNanos?: bigint): StoredBlock {
+  /** One block at a time: a block is cut only after the previous one committed (its transactions execute in a worker). */
+  private exclusive<T>(step: () => Promise<T>): Promise<T> {
+    const run = this.inFlight.then(step);
+    this.inFlight = run.then(() => undefined, () => undefined);
+    return run;
+  }
+
+  private async cut(timeNanos?: bigint): Promise<StoredBlock> {
     const { store, config } = this.deps;
     const reaped = this.reap();
     const prev = store.latest();
@@ -180,10 +200,13 @@ export class BlockProducer {
       this.deps.perf.record(scope, ms);
     };
     const loopStarted = performance.now();
-    const { outcomes, overlay } = finalizeTxs({
-      chainId: this.deps.chainId, maxTxBytes: config.max_tx_bytes, executor: this.deps.executor, state: store.state, env,
-      txs: reaped.map((t) => ({ raw: t.raw, hash: t.hash, checked: this.checked.get(t.hash) })), time: timeScope,
+    const plan = planBlock({
+      chainId: this.deps.chainId, maxTxBytes: config.max_tx_bytes, state: store.state, env,
+      txs: reaped.map((t) => ({ raw: t.raw, hash: t.hash, checked: this.checked.get(t.hash) })),
     });
+    const executions = await this.deps.executor.execute(env, plan.planned, timeScope);
+    const overlay = new BlockOverlay(store.state);
+    const outcomes = applyExecutions(plan, executions, overlay);
     timeScope('finalize_tx_loop', performance.now() - loopStarted);
     let patches: unknown[] = [];
     try {
@@ -215,6 +238,7 @@ export class BlockProducer {
     };
     const commitStarted = performance.now();
     store.commit(block, overlay.writes);
+    this.deps.executor.committed(height, overlay.writes);
     timeScope('finalize_commit_prepare', performance.now() - commitStarted);
     this.afterCommit(block, reaped);
     const duration = performance.now() - started;
@@ -273,10 +297,15 @@ export class BlockProducer {
     if (this.scheduled || this.stopped || this.faulted) return;
     this.scheduled = true;
     setImmediate(() => {
-      this.scheduled = false;
-      if (this.stopped || this.deps.mempool.size === 0) return;
-      this.safeProduce();
-      if (this.deps.mempool.size > 0) this.schedule();
+      if (this.stopped || this.deps.mempool.size === 0) {
+        this.scheduled = false;
+        return;
+      }
+      void this.safeProduce().then(() => {
+        // What arrived while the block executed goes into the next one.
+        this.scheduled = false;
+        if (this.deps.mempool.size > 0) this.schedule();
+      });
     });
   }
 
@@ -284,17 +313,18 @@ export class BlockProducer {
     this.timer = setTimeout(() => {
       this.timer = undefined;
       if (this.stopped) return;
-      this.safeProduce();
-      if (!this.stopped && !this.faulted) this.armTimer();
+      void this.safeProduce().then(() => {
+        if (!this.stopped && !this.faulted && !this.timer) this.armTimer();
+      });
     }, this.blockTimeMs);
     this.timer.unref?.();
   }
 
   /** The regular cadence: while a fault stands, only the retry timer tries. */
-  private safeProduce(): void {
+  private async safeProduce(): Promise<void> {
     if (this.faulted) return;
     try {
-      this.produce();
+      await this.produce();
     } catch {
       // Recorded as the fault (and logged) by produce.
     }
@@ -335,11 +365,8 @@ export class BlockProducer {
     if (this.stopped || !this.faulted || this.faulted.permanent) return;
     // On-demand mode with nothing waiting has nothing to write: the next transaction tries again.
     if (this.blockTimeMs === 0 && this.deps.mempool.size === 0) return this.recovered();
-    try {
-      this.produce();
-    } catch {
-      // failed() has recorded it and scheduled the next retry.
-    }
+    // failed() records a failure and schedules the next retry.
+    this.produce().catch(() => undefined);
   }
 
   private recovered(): void {

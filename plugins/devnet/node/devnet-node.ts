@@ -1,6 +1,7 @@
 import { join } from 'node:path';
 import type { Logger } from 'chainhost/plugin';
 import { AbciQuery, type QueryResolver } from './abci-query.js';
+import { BlockExecutor } from './block-executor.js';
 import { BlockProducer, type StatePatchStep } from './block-producer.js';
 import { ChainStore } from './chain-store.js';
 import { checkTx, sha256Hex, type CheckTxResult } from './check-tx.js';
@@ -54,6 +55,8 @@ export class DevnetNode {
   readonly simulator: Simulator;
   readonly query: AbciQuery;
   readonly producer: BlockProducer;
+  /** The block-execution worker thread. */
+  readonly blockExecutor: BlockExecutor;
   readonly identity: NodeIdentity;
   readonly genesis: GenesisDoc;
   readonly patches: StatePatchSource | undefined;
@@ -90,16 +93,18 @@ export class DevnetNode {
       scheduledPatches: (height) => this.patches?.scheduled(height) ?? [],
       resolver: options.resolver,
     });
+    this.blockExecutor = new BlockExecutor(config.tx_fee_mode, this.store.state, options.executor, logger);
     this.producer = new BlockProducer({
       chainId: options.chainId, config, store: this.store, mempool: this.mempool, reservations: this.reservations,
-      identity: options.identity, executor: options.executor, events: this.events, perf: this.perf, logger,
+      identity: options.identity, executor: this.blockExecutor, events: this.events, perf: this.perf, logger,
       genesisAppHash: options.genesis.app_hash, genesisTimeNanos: genesisTimeNanos(options.genesis),
       patches: this.patches, onCommit: options.onCommit,
     }, options.blockTimeMs);
   }
 
-  start(): void {
-    this.producer.start();
+  async start(): Promise<void> {
+    this.blockExecutor.warm();
+    await this.producer.start();
   }
 
   /**
@@ -133,6 +138,9 @@ export class DevnetNode {
     if (this.closed) return;
     this.closed = true;
     this.producer.shutdown();
+    // A block mid-execution is abandoned (its transactions stay in the block log's future: none committed).
+    await this.blockExecutor.close();
+    await this.producer.idle();
     await this.simulator.close();
     this.store.close();
   }

@@ -84,9 +84,14 @@ export class DevnetRpc {
 
   /**
    * CometBFT's `/health` answers `{}` while the node runs; here it also fails (-32603, HTTP 500)
-   * while the block producer is halted, with the reason, so a monitor sees a stalled chain.
+   * while the block producer is halted, or the block-execution worker restarts after dying, with
+   * the reason, so a monitor sees a stalled chain.
    */
   private health(): Record<string, never> {
+    const worker = this.node.blockExecutor.status;
+    if (worker.lastCrash && !worker.running) {
+      throw internal(`the block-execution worker died at ${new Date(worker.lastCrash.at).toISOString()} (${worker.lastCrash.reason}; crashes: ${worker.crashes}); it is restarting`);
+    }
     const fault = this.node.producer.fault;
     if (!fault) return {};
     const since = new Date(fault.since).toISOString();
@@ -120,7 +125,9 @@ export class DevnetRpc {
         earliest_app_hash: earliest?.header.app_hash ?? '',
         earliest_block_height: String(earliest ? 1 : 0),
         earliest_block_time: earliest?.header.time ?? this.node.genesis.genesis_time,
-        catching_up: false,
+        // A devnet whose block producer is halted (a full disk, a patch that cannot apply) is not
+        // at the chain's head for a client: it reports what a syncing CometBFT node does.
+        catching_up: this.node.producer.fault !== undefined,
       },
       validator_info: {
         address: identity.validator.address,

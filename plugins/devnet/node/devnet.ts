@@ -102,17 +102,17 @@ export class Devnet {
       const identity = loadNodeIdentity(home);
       const accounts = deriveAccounts(options.mnemonic ?? DEFAULT_MNEMONIC, options.accounts ?? 10);
       const genesis = loadOrCreateGenesis(home, chainId, identity, accounts, config);
-      return Devnet.start(home, chainId, options, config, identity, accounts, genesis, logger, lock);
+      return await Devnet.start(home, chainId, options, config, identity, accounts, genesis, logger, lock);
     } catch (err) {
       lock.release();
       throw err;
     }
   }
 
-  private static start(
+  private static async start(
     home: string, chainId: string, options: DevnetOptions, config: NodeConfig, identity: NodeIdentity,
     accounts: DevAccount[], genesis: GenesisDoc, logger: Logger, lock: DirectoryLock,
-  ): Devnet {
+  ): Promise<Devnet> {
     let metrics: NodeMetrics | undefined;
     const node = new DevnetNode({
       home, chainId, blockTimeMs: options.blockTimeMs ?? 0, config, identity, genesis, logger,
@@ -123,7 +123,12 @@ export class Devnet {
     });
     metrics = new NodeMetrics(node);
     const devnet = new Devnet(node, home, accounts, metrics, logger, lock);
-    node.start();
+    try {
+      await node.start();
+    } catch (err) {
+      await node.close();
+      throw err;
+    }
     logger.info('devnet started', { home, chainId, height: node.height, accounts: accounts.length });
     return devnet;
   }
@@ -138,7 +143,7 @@ export class Devnet {
   }
 
   /** Cuts a block now with whatever the mempool holds (on-demand mining; also works with an interval). */
-  mine(): StoredBlock {
+  mine(): Promise<StoredBlock> {
     return this.node.producer.produce();
   }
 

@@ -55,6 +55,14 @@ export class NodeMetrics {
     new Gauge({ name: 'chain_devnet_state_keys', help: 'Keys in committed application state.', registers: [r], collect() { this.set(node.store.state.size); } });
     new Gauge({ name: 'chain_devnet_simulations_active', help: 'Dry runs executing now.', registers: [r], collect() { this.set(node.simulator.activeRuns); } });
     new Gauge({
+      name: 'chain_devnet_execution_worker_crashes', help: 'Times the block-execution worker thread died (each followed by a restart).', registers: [r],
+      collect() { this.set(node.blockExecutor.status.crashes); },
+    });
+    new Gauge({
+      name: 'chain_devnet_execution_worker_up', help: 'Whether the block-execution worker thread is running (1) or starting after a crash (0).', registers: [r],
+      collect() { this.set(node.blockExecutor.status.running ? 1 : 0); },
+    });
+    new Gauge({
       name: 'chain_devnet_simulations', help: 'Dry runs answered since start, by outcome.', registers: [r], labelNames: ['outcome'] as const,
       collect() {
         const c = node.simulator.counters;

@@ -86,10 +86,22 @@ parentPort!.on('message', (job: SimulateJob) => {
       rawHex: '',
     };
     const env = { chainId: job.env.chainId, height: BigInt(job.env.height), hash: job.env.hash, nanos, now: ChainDatetime.fromNanos(nanos) };
-    const outcome = executor.execute(tx, env, new NodeState(job.id), { simulate: { maxChi: job.maxChi } });
+    const state = new NodeState(job.id);
+    const options = { simulate: { maxChi: job.maxChi } };
+    let outcome = executor.execute(tx, env, state, options);
+    let text: string;
+    try {
+      text = outcomeText(job.payload, outcome);
+    } catch (err) {
+      // A value the answer cannot encode: the dry run reports the failure a block would (charged).
+      outcome = executor.failed(tx, state, outcome.chiUsed, err, options);
+      text = outcomeText(job.payload, outcome);
+    }
     const outOfChi = outcome.status === 1 && outcome.errorClass === 'ChiExceededError';
-    parentPort!.postMessage({ id: job.id, text: outcomeText(job.payload, outcome), outOfChi } satisfies SimulateReply);
+    parentPort!.postMessage({ id: job.id, text, outOfChi } satisfies SimulateReply);
   } catch (err) {
-    parentPort!.postMessage({ id: job.id, error: err instanceof Error ? err.message : String(err) } satisfies SimulateReply);
+    // The JS text goes to the log only: an answer never carries the engine's internals.
+    process.stderr.write(`devnet: dry run failed unexpectedly: ${err instanceof Error ? err.message : String(err)}\n`);
+    parentPort!.postMessage({ id: job.id, error: 'internal error' } satisfies SimulateReply);
   }
 });

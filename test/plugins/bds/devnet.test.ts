@@ -98,7 +98,7 @@ describe('BDS following the devnet', function () {
       await waitIndexed(service, Number((await node.status()).sync_info.latest_block_height));
       await service.stop();
       for (let i = 0; i < 4; i++) await transfer(bob!, alice!.address, String(i + 1));
-      devnet.mine(); // an empty block too
+      await devnet.mine(); // an empty block too
       service = await openService(db, new ChainBlockSource(node), { catchupPollMs: 600_000 });
       service.start();
       await assertIndexEqualsNode(service);

@@ -1,10 +1,12 @@
-import { compileModule, type CompiledModule } from 'chainhost/contracting';
+import { compileModule, parseVmJson, type CompiledModule } from 'chainhost/contracting';
 
 /**
  * Compiled modules by contract name and IR text: a contract's stored `__xian_ir_v1__` is parsed
  * and turned into closures once (DESIGN.md "Contracts: one engine"), then reused by every
  * transaction and dry run until its stored IR text changes (a state patch, a redeploy after reset).
  * A stored IR the VM refuses is remembered as refused, so a broken contract costs one attempt.
+ * The text is read with the contracting package's exact reader (integers as bigints), as `runVm`
+ * reads it: `JSON.parse` would round an int literal past 2^53 before the VM saw it.
  */
 interface LoadedModule {
   ir: string;
@@ -31,7 +33,7 @@ export class ModuleCache {
     let module: CompiledModule | Error;
     const storages = new Map<string, string>();
     try {
-      const ir = JSON.parse(irText) as { global_declarations?: Array<{ node?: string; name?: string; storage_type?: string }> };
+      const ir = parseVmJson(irText) as { global_declarations?: Array<{ node?: string; name?: string; storage_type?: string }> };
       for (const d of ir.global_declarations ?? []) {
         if (d.node === 'storage_decl' && typeof d.name === 'string' && typeof d.storage_type === 'string') storages.set(d.name, d.storage_type);
       }

@@ -1,6 +1,6 @@
 import { ChainDatetime, ChainDecimal, ChainTimedelta, chainRecord, type ChainValue } from 'chainhost/chain';
 import {
-  VmBytes, VmDateTime, VmDecimal, VmDict, VmSet, VmTimeDelta, VmTuple, toFixtureJson, vmStr, type VmValue,
+  VmBytes, VmDateTime, VmDecimal, VmDict, VmError, VmSet, VmTimeDelta, VmTuple, toFixtureJson, vmStr, type VmValue,
 } from 'chainhost/contracting';
 
 /**
@@ -22,15 +22,26 @@ export function toVm(v: ChainValue): VmValue {
   return new VmDict(Object.entries(v).map(([k, x]) => [k, toVm(x)] as const));
 }
 
+/** Python's `timedelta.max.days`: the node holds timedeltas as Python objects. */
+const MAX_TIMEDELTA_DAYS = 999_999_999n;
+
 export function fromVm(v: VmValue): ChainValue {
   if (v === null || typeof v === 'boolean' || typeof v === 'string' || typeof v === 'bigint') return v;
   if (typeof v === 'number') return ChainDecimal.parse(floatText(v));
   if (v instanceof VmDecimal) return ChainDecimal.fromScaled(v.scaled);
   if (v instanceof VmDateTime) {
     const [y, mo, d, h, mi, s, us] = v.parts();
+    // The VM's datetimes reach chrono's range; the node's (Python's) stop at years 1-9999.
+    if (y < 1 || y > 9999) throw new VmError(`ValueError('year ${y} is out of range')`);
     return ChainDatetime.fromParts(y, mo, d, h, mi, s, us);
   }
-  if (v instanceof VmTimeDelta) return ChainTimedelta.fromMicros(v.seconds * 1_000_000n);
+  if (v instanceof VmTimeDelta) {
+    const days = v.seconds >= 0n ? v.seconds / 86_400n : -((-v.seconds + 86_399n) / 86_400n);
+    if (days > MAX_TIMEDELTA_DAYS || days < -MAX_TIMEDELTA_DAYS) {
+      throw new VmError(`OverflowError('days=${days}; must have magnitude <= ${MAX_TIMEDELTA_DAYS}')`);
+    }
+    return ChainTimedelta.fromMicros(v.seconds * 1_000_000n);
+  }
   if (v instanceof VmBytes) return v.data;
   if (Array.isArray(v)) return v.map(fromVm);
   if (v instanceof VmTuple) return tuple(v.items.map(fromVm));

@@ -1,3 +1,21 @@
+import { engineLimitMessage, VmError } from 'chainhost/contracting';
+
+/**
+ * What an exception that escaped the VM's own error handling reports on chain. Every failure
+ * inside execution must end as a failed receipt (charged, nonce consumed) with a chain-style
+ * text — never the JavaScript message, which names host internals and differs by engine
+ * version. A VmError carries the chain's text already; a RangeError is an engine limit (stack
+ * or allocation) named as the VM names it; anything else is an internal error, logged by the
+ * caller and reported as `RuntimeError('internal execution error')`.
+ */
+export const INTERNAL_EXECUTION_ERROR = 'internal execution error';
+
+export function unexpectedFailure(err: unknown): { message: string; errorClass?: string } {
+  if (err instanceof VmError) return parseVmError(err.message);
+  if (err instanceof RangeError) return { message: engineLimitMessage(err) };
+  return { message: INTERNAL_EXECUTION_ERROR, errorClass: 'RuntimeError' };
+}
+
 /**
  * The VM reports a failure as one text — `AssertionError('Not enough coins to send.')`,
  * `TypeError("unexpected keyword argument 'x'")`, or a bare `Out of chi.` — exactly what the

@@ -140,7 +140,7 @@ export async function fillCompatChain(databaseUrl: string, home: string): Promis
     // Empty blocks up to one past the patch's activation height.
     let height = Number((await node.status()).sync_info.latest_block_height);
     if (height >= patchHeight) throw new Error(`the chain reached ${height} before the state patch height ${patchHeight}`);
-    while (height <= patchHeight) height = devnet.mine().height;
+    while (height <= patchHeight) height = (await devnet.mine()).height;
     await waitIndexed(service, height, 60_000);
     const patch = (await service.db.knex.raw('SELECT hash FROM state_patches WHERE block_height = ?', [patchHeight])).rows[0] as { hash: string } | undefined;
     if (!patch) throw new Error(`the state patch scheduled at ${patchHeight} was not indexed`);

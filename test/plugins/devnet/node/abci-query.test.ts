@@ -240,7 +240,7 @@ describe('devnet abci_query (abci-query.md)', function () {
       else process.env.CHAIN_PERF_ENABLED = saved;
     });
     try {
-      perfNet.devnet.mine();
+      await perfNet.devnet.mine();
       const body = JSON.parse(valueText(await abciQuery(perfNet.devnet, '/perf_status'))!);
       assert.equal(body.enabled, true);
       assert.equal(body.chain_id, 'chain-local-1');

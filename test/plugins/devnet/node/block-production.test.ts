@@ -12,6 +12,7 @@ import { decodeData, openDevnet, signedTx, tempHome, txParam, waitFor } from './
 const sha = (...parts: Buffer[]) => createHash('sha256').update(Buffer.concat(parts)).digest();
 
 describe('devnet block production (transactions.md §7, cometbft-rpc.md §4-6)', function () {
+  this.timeout(120_000);
   it('blockTimeMs > 0: a block per interval, empty or not, and transactions wait for the next one', async () => {
     const net = await openDevnet({ blockTimeMs: 60 });
     try {
@@ -22,7 +23,8 @@ describe('devnet block production (transactions.md §7, cometbft-rpc.md §4-6)',
       const heightAtSend = net.devnet.node.height;
       const sync = await net.devnet.rpc.call<any>('broadcast_tx_sync', { tx: txParam(tx.hex) });
       assert.equal(sync.code, 0);
-      const found = await waitFor(async () => (await net.devnet.rpc.call<any>('tx', { hash: Buffer.from(tx.hash, 'hex').toString('base64') }).catch(() => undefined)), 5000, 'the tx');
+      // A bound on a hang, not on speed: the block-execution worker may still be loading the engine.
+      const found = await waitFor(async () => (await net.devnet.rpc.call<any>('tx', { hash: Buffer.from(tx.hash, 'hex').toString('base64') }).catch(() => undefined)), 60_000, 'the tx');
       assert.equal(found.tx_result.code, 0);
       assert.ok(Number(found.height) > heightAtSend, 'it waited for the next tick');
       const times = await net.devnet.rpc.call<any>('blockchain', { minHeight: String(start + 1), maxHeight: String(start + 3) });
@@ -44,7 +46,7 @@ describe('devnet block production (transactions.md §7, cometbft-rpc.md §4-6)',
       assert.equal((await net.devnet.rpc.call<any>('broadcast_tx_sync', { tx: txParam(first.hex) })).code, 0);
       await new Promise((r) => setTimeout(r, 5)); // the reservation expires, so CheckTx admits the twin
       assert.equal((await net.devnet.rpc.call<any>('broadcast_tx_sync', { tx: txParam(twin.hex) })).code, 0);
-      const block = net.devnet.mine();
+      const block = await net.devnet.mine();
       assert.equal(block.txs.length, 2);
       const [ok, refused] = block.txs_results;
       assert.equal(ok!.code, 0);
@@ -53,7 +55,7 @@ describe('devnet block production (transactions.md §7, cometbft-rpc.md §4-6)',
       assert.equal(Buffer.from(refused!.data!, 'base64').toString(), '{"error": "Invalid transaction in block: Transaction nonce is invalid. Expected 1, got 0"}');
       const again = signedTx({ privateKey: a.privateKey, sender: a.address, nonce: 1, kwargs: { amount: 3, to: b.address } });
       assert.equal((await net.devnet.rpc.call<any>('broadcast_tx_sync', { tx: txParam(again.hex) })).code, 0);
-      assert.equal(net.devnet.mine().txs_results[0]!.code, 0);
+      assert.equal((await net.devnet.mine()).txs_results[0]!.code, 0);
     } finally {
       await net.close();
     }

@@ -27,7 +27,7 @@ describe('Devnet facade', function () {
       const status = await net.devnet.rpc.call<any>('status');
       assert.equal(status.sync_info.latest_block_height, '1', 'block 1 is cut at start');
       assert.equal(status.sync_info.earliest_block_time, genesis.genesis_time);
-      const block = net.devnet.mine();
+      const block = await net.devnet.mine();
       assert.equal(block.height, 2);
       assert.equal(block.txs.length, 0);
     } finally {

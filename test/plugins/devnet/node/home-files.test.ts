@@ -16,8 +16,8 @@ describe('devnet home files: start-up errors name the file and the remedy', func
   async function home(): Promise<ReturnType<typeof tempHome>> {
     const h = tempHome();
     const net = await openDevnet({ home: h.dir });
-    net.devnet.mine();
-    net.devnet.mine();
+    await net.devnet.mine();
+    await net.devnet.mine();
     await net.devnet.close();
     return h;
   }

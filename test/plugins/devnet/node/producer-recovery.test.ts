@@ -48,6 +48,9 @@ describe('devnet block producer: a write failure halts it visibly, and it resume
         assert.equal(down.body.error.code, -32603);
         assert.match(down.body.error.data, /^block production halted since \S+ at height \d+: ENOSPC: no space left on device, write; retrying in \d+ s \(failed retries: \d+\); it resumes by itself/);
         assert.equal(node.height, heightBefore);
+        // /status says the node is not producing (issue #41): catching_up while halted.
+        const halted = await (await fetch(`${rpcUrl}/status`)).json() as any;
+        assert.equal(halted.result.sync_info.catching_up, true);
 
         // Space is back: the next retry commits the waiting transaction and /health is {} again.
         log.append = append;
@@ -55,6 +58,8 @@ describe('devnet block producer: a write failure halts it visibly, and it resume
         const up = await health();
         assert.equal(up.status, 200);
         assert.deepEqual(up.body.result, {});
+        const producing = await (await fetch(`${rpcUrl}/status`)).json() as any;
+        assert.equal(producing.result.sync_info.catching_up, false);
         const found = await waitFor(async () => {
           try {
             return await net.devnet.rpc.call<any>('tx', { hash: Buffer.from(tx.hash, 'hex').toString('base64') });

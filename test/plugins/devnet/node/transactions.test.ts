@@ -237,7 +237,7 @@ describe('devnet transactions (transactions.md §6-8)', function () {
       const pool = await net.devnet.rpc.call<any>('unconfirmed_txs', { limit: '1' });
       assert.equal(pool.n_txs, '1');
       assert.equal(pool.total, '2');
-      const block = net.devnet.mine();
+      const block = await net.devnet.mine();
       assert.equal(block.txs.length, 2);
       assert.equal(valueText(await abciQuery(net.devnet, `/get/__n.${a.address}:`)), '1');
     });

@@ -23,7 +23,7 @@ describe('tx_search / block_search: bounded work per request on a long chain', f
     for (let nonce = 0; net.devnet.node.height < BLOCKS; nonce++) {
       const tx = signedTx({ privateKey: a.privateKey, sender: a.address, nonce, kwargs: { amount: { __fixed__: String(1 + nonce) }, to: b.address } });
       net.devnet.node.admit(Buffer.from(tx.hex, 'utf8'));
-      net.devnet.mine();
+      await net.devnet.mine();
     }
   });
 

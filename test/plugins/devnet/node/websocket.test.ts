@@ -110,14 +110,14 @@ describe('devnet WebSocket subscriptions (cometbft-rpc.md §5)', function () {
     const seen: RpcEvent[] = [];
     const sub = await net.devnet.rpc.subscribe("tm.event='NewBlock'", (e) => seen.push(e));
     try {
-      const block = net.devnet.mine();
+      const block = await net.devnet.mine();
       const event = await waitFor(() => seen.find((e) => e.data.value.block.header.height === String(block.height)), 5000, 'in-process NewBlock');
       assert.equal(event.query, "tm.event='NewBlock'");
     } finally {
       await sub.unsubscribe();
     }
     const count = seen.length;
-    net.devnet.mine();
+    await net.devnet.mine();
     await new Promise((r) => setTimeout(r, 20));
     assert.equal(seen.length, count, 'nothing after unsubscribe');
   });
