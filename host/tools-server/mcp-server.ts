@@ -24,6 +24,13 @@ const INSTRUCTIONS =
   'give it or `private_key`, exactly one; the key never leaves the host. Amounts are exact decimal strings such as "12.5". ' +
   'A spending policy or the person at the client may refuse a value-moving call before it is signed; limits count the fee and approvals.';
 
+/**
+ * How long a 2026-07-28 client may reuse tools/list (`ttlMs`; 2025-era answers carry no hint).
+ * The list is fixed for the life of a process (listChanged: false); five minutes bounds how
+ * long a client keeps a list from before a restart with other settings (unsafe tools, toolsets).
+ */
+export const TOOL_LIST_TTL_MS = 300_000;
+
 /** The protocol era an McpServer instance serves (SDK v2): 2025-era `initialize` connections, or 2026-07-28 per-request envelopes. */
 export type McpEra = 'legacy' | 'modern';
 
@@ -115,7 +122,7 @@ export class McpServerFactory {
     const asker = setup?.asker ?? (era === 'legacy' ? pushElicitation : NOBODY_TO_ASK);
     const server = new McpServer(
       { name: SERVER_NAME, title: 'chainhost', version: serverVersion() },
-      { capabilities: { tools: { listChanged: false } }, instructions: INSTRUCTIONS, ...setup?.options },
+      { capabilities: { tools: { listChanged: false } }, instructions: INSTRUCTIONS, cacheHints: { 'tools/list': { ttlMs: TOOL_LIST_TTL_MS } }, ...setup?.options },
     );
     const listing = (this.listing ??= this.host.invoker.visible().map(toMcpTool));
     server.server.setRequestHandler('tools/list', () => ({ tools: listing }));

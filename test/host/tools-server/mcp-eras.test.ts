@@ -1,4 +1,5 @@
 import assert from 'node:assert/strict';
+import { TOOL_LIST_TTL_MS } from '../../../host/tools-server/mcp-server.js';
 import { connectMcp, type Era, type McpTestClient } from '../../support/mcp-clients.js';
 import { bootTestHost, fixtureConfig, TEST_TOKEN, writeTempConfig, type TestHost } from '../../support/test-host.js';
 
@@ -90,6 +91,29 @@ describe('MCP protocol eras: 2026-07-28, 2025-11-25 and 2025-06-18 clients get t
         await assert.rejects(connectMcp('v2@2026-07-28', { http: t.url('/mcp') }, { headers: { authorization: `Bearer ${TEST_TOKEN}`, origin: 'https://evil.example' } }), /403|Forbidden/i);
         const allowed = await connectMcp('v2@2026-07-28', { http: t.url('/mcp') }, { headers: { authorization: `Bearer ${TEST_TOKEN}`, origin: 'https://app.example' } });
         await allowed.close();
+      } finally {
+        await t.stop();
+      }
+    });
+
+    it('tools/list carries the ttlMs cache hint on 2026-07-28 only', async () => {
+      const t = await bootTestHost(fixtureConfig({ token: TEST_TOKEN }));
+      try {
+        const headers = { authorization: `Bearer ${TEST_TOKEN}`, 'content-type': 'application/json', accept: 'application/json, text/event-stream' };
+        const meta = { 'io.modelcontextprotocol/protocolVersion': '2026-07-28', 'io.modelcontextprotocol/clientInfo': { name: 'raw', version: '1' }, 'io.modelcontextprotocol/clientCapabilities': {} };
+        const modern = await fetch(t.url('/mcp'), {
+          method: 'POST', headers: { ...headers, 'mcp-protocol-version': '2026-07-28', 'mcp-method': 'tools/list' },
+          body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/list', params: { _meta: meta } }),
+        });
+        const listed = (await modern.json()) as { result: { ttlMs?: number; tools: unknown[] } };
+        assert.equal(listed.result.ttlMs, TOOL_LIST_TTL_MS);
+        assert.equal(listed.result.tools.length, 2);
+        const legacy = await connectMcp('v1@2025-11-25', { http: t.url('/mcp') }, { headers: { authorization: `Bearer ${TEST_TOKEN}` } });
+        try {
+          assert.equal('ttlMs' in (await legacy.listTools()), false);
+        } finally {
+          await legacy.close();
+        }
       } finally {
         await t.stop();
       }
