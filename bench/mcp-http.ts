@@ -28,8 +28,8 @@ const FIXTURE_PLUGIN = path.join(ROOT, 'test/support/fixture-plugin');
 const TOKEN = 'bench-token-0123456789abcdef';
 const V1_BASELINE = path.join(path.dirname(FILE), 'mcp-http.v1-baseline.json');
 
-const REQUESTS = 10_000;
-const WARMUP = 1_000;
+const REQUESTS = 2_000;
+const WARMUP = 300;
 const CONCURRENCY = 16;
 const ROUNDS = 3;
 
