@@ -9,6 +9,7 @@ import { formatTable, printTable, type BenchResult } from './bench-result.js';
  */
 const BENCHMARKS: Record<string, () => Promise<{ run(): Promise<BenchResult[]> }>> = {
   'tools-http': () => import('./tools-http.js'),
+  'mcp-http': () => import('./mcp-http.js'),
   'tools-get-balance': () => import('./tools-get-balance.js'),
   'devnet-throughput': () => import('./devnet-throughput.js'),
   'devnet-search': () => import('./devnet-search.js'),

@@ -5,10 +5,11 @@ import { createToken } from '../tokens.js';
 import { intValue, nodeApiError, nodeCall, toolJson } from '../tools/chain-schemas.js';
 import { abciDecimal, abciInt, assertAbciOk, QueryPath } from './abci-value.js';
 import type { ConfirmOutcome, ConfirmRequest } from '../tools/tool.js';
-import type { JsonObject, JsonValue } from './canonical-json.js';
+import { canonicalJson, type JsonObject, type JsonValue } from './canonical-json.js';
 import { chainIdGuardFor, type ChainIdGuard } from './chain-id-guard.js';
 import { chainSimulatorFor, type ChainSimulator } from './chain-simulator.js';
 import { ChainDecimal } from './decimal.js';
+import { bytesToHex, sha256, utf8Bytes } from './hashes.js';
 import { KeyFormatError, Wallet, type KeySource } from './keys.js';
 import type { ChainNode } from './node.js';
 import { RpcError } from './rpc/chain-rpc.js';
@@ -200,9 +201,11 @@ export class TransactionSubmitter {
     }
     if (chi < 1n) throw ApiError.badRequest('chi_supplied must be at least 1', { field: 'chi_supplied' });
 
+    const ask = request.confirm ?? NOBODY_TO_ASK;
     const preview: SendPreview | null = guards.length === 0 ? null : {
       sender, contract: request.contract, function: request.function, kwargs, chiSupplied: chi, simulation, simulationHeight, dryRunAgain: dryRun,
-      about: request.about ?? {}, confirm: request.confirm ?? NOBODY_TO_ASK, signal,
+      about: request.about ?? {}, signal,
+      confirm: async (confirmRequest) => ask({ ...confirmRequest, binding: await this.sendBinding(sender, request.contract, request.function, kwargs, chi, signal) }),
     };
     for (const guard of guards) await guard.review?.(preview!);
 
@@ -296,6 +299,19 @@ export class TransactionSubmitter {
   invalidateNonce(sender: string): void {
     const lane = this.lanes.get(sender);
     if (lane) lane.reservedNext = null;
+  }
+
+  /**
+   * What a person's confirmation of this send is bound to: SHA-256 of the canonical payload it
+   * will be signed as — chain id, sender, call, kwargs, chi, and the nonce the node expects next
+   * (pending-aware). Once the send is taken, that nonce is used up, so the same yes can never
+   * match another transaction, on this process or any other.
+   */
+  private async sendBinding(sender: string, contract: string, fn: string, kwargs: JsonObject, chi: bigint, signal?: AbortSignal): Promise<string> {
+    const path = QueryPath.nextNonce(sender);
+    const nonce = abciInt(assertAbciOk(await nodeCall('reading the next nonce', () => this.node.query(path, { signal })), path)) ?? 0n;
+    const payload = { chain_id: this.chainId, sender, contract, function: fn, kwargs, chi_supplied: chi.toString(), nonce: nonce.toString() };
+    return `sha256:${bytesToHex(sha256(utf8Bytes(canonicalJson(payload))))}`;
   }
 
   // ---- nonce lane ------------------------------------------------------------------------------

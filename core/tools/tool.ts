@@ -33,6 +33,13 @@ export interface ConfirmRequest {
   message: string;
   /** How long to wait for the answer; then the outcome is 'timeout'. */
   timeoutMs: number;
+  /**
+   * A digest of exactly what is being confirmed (a send: its whole payload, nonce included; see
+   * TransactionSubmitter). A transport that asks in one request and hears the answer in a later
+   * one (MCP 2026-07-28 `input_required`) accepts the answer only for the same binding, so a
+   * yes can never carry over to a different or changed transaction.
+   */
+  binding?: string;
 }
 
 /** 'unavailable': no way to ask on this transport or client (nobody was asked). */

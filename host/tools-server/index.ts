@@ -11,7 +11,8 @@ import { httpToolCall } from './tool-call.js';
 import { addToolsHttpRoutes } from './tools-http-routes.js';
 
 export { serveStdio, type StdioSession } from './mcp-stdio.js';
-export { createMcpServer } from './mcp-server.js';
+export { createMcpServer, McpServerFactory } from './mcp-server.js';
+export { mcpServerFactory } from './mcp-surface.js';
 export { SERVER_NAME, serverVersion } from './server-info.js';
 
 /** The server name the tool surfaces are declared under (plugins add routes to it by this name). */

@@ -1,33 +1,53 @@
 import { randomUUID } from 'node:crypto';
 import type Router from '@koa/router';
 import type Koa from 'koa';
-import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
-import { isInitializeRequest } from '@modelcontextprotocol/sdk/types.js';
+import { NodeStreamableHTTPServerTransport, toNodeHandler, toWebRequest, type NodeMcpRequestHandler } from '@modelcontextprotocol/node';
+import { createMcpHandler, isInitializeRequest, isLegacyRequest, type McpHttpHandler } from '@modelcontextprotocol/server';
 import { ApiError } from '../../core/errors.js';
 import { readJsonBody } from '../../core/http/json-body.js';
 import { clientKey } from '../../core/http/server-limits.js';
 import type { Host } from '../host.js';
 import type { CallLimit } from './call-limit.js';
-import { createMcpServer } from './mcp-server.js';
+import type { McpServerFactory } from './mcp-server.js';
+import { mcpServerFactory } from './mcp-surface.js';
 import { McpSessionStore, type McpSession, type McpSessionPolicy } from './mcp-session-store.js';
 
 export const MCP_PATH = '/mcp';
 
 /**
- * MCP over Streamable HTTP at `/mcp` on the tool server: POST carries JSON-RPC messages, GET
- * opens the server's SSE stream, DELETE ends a session. It sits behind the same guards as the
- * HTTP tool API (token, Origin, Host) and each session's McpServer calls tools through the
- * host's ToolInvoker, so unsafe tools are gated exactly as everywhere else.
+ * MCP over Streamable HTTP at `/mcp` on the tool server (SDK v2, `@modelcontextprotocol/server`).
+ * It sits behind the same guards as the HTTP tool API (token, Origin, Host: they run before
+ * any of this) and every McpServer calls tools through the host's ToolInvoker, so unsafe tools
+ * are gated exactly as everywhere else. One endpoint serves two protocol eras:
  *
- * Sessions: an `initialize` POST without `Mcp-Session-Id` opens one, making room when the
- * store is full (see McpSessionStore); every other request must carry a known id — missing
- * → 400, unknown, expired or evicted → 404 (the MCP signal to re-initialise). Idle sessions expire.
+ * - **2026-07-28** (a POST whose body carries the per-request `_meta` envelope, classified by
+ *   the SDK's own `isLegacyRequest`): stateless. `createMcpHandler` builds an McpServer for the
+ *   request from the factory and keeps nothing afterwards, so any process behind a round-robin
+ *   proxy answers any request; a confirmation travels in the signed `requestState` the client
+ *   echoes (mcp-confirmations.ts), not in this process's memory.
+ * - **2025-06-18 / 2025-11-25** (`initialize`, then `Mcp-Session-Id`): sessions, because that
+ *   protocol's server→client requests (`elicitation/create`) ride a held stream of one process.
+ *   An `initialize` POST without `Mcp-Session-Id` opens one, making room when the store is full
+ *   (see McpSessionStore); every other request must carry a known id — missing → 400, unknown,
+ *   expired or evicted → 404 (the MCP signal to re-initialise). Idle sessions expire. GET opens
+ *   a session's SSE stream, DELETE ends it.
  */
 export class McpHttpEndpoint {
   readonly sessions: McpSessionStore;
+  private readonly factory: McpServerFactory;
+  private readonly modern: McpHttpHandler;
+  private readonly modernNode: NodeMcpRequestHandler;
 
-  constructor(private readonly host: Host, policy: McpSessionPolicy, private readonly bodyLimitBytes: number, private readonly limit: CallLimit) {
+  constructor(host: Host, policy: McpSessionPolicy, private readonly bodyLimitBytes: number, private readonly limit: CallLimit) {
     this.sessions = new McpSessionStore(policy);
+    this.factory = mcpServerFactory(host, 'mcp-http');
+    // 'reject': 2025-era requests never reach this handler (they are routed to the sessions above).
+    this.modern = createMcpHandler(() => this.factory.create('modern'), {
+      legacy: 'reject',
+      maxRequestBodySize: bodyLimitBytes,
+      onerror: (err) => host.log.debug('MCP request refused', { reason: err.message }),
+    });
+    this.modernNode = toNodeHandler(this.modern, { maxRequestBodySize: bodyLimitBytes });
   }
 
   addRoutes(router: Router): void {
@@ -45,8 +65,8 @@ export class McpHttpEndpoint {
     router.delete(MCP_PATH, (ctx) => this.existing(ctx));
   }
 
-  close(): Promise<void> {
-    return this.sessions.closeAll();
+  async close(): Promise<void> {
+    await Promise.all([this.sessions.closeAll(), this.modern.close()]);
   }
 
   private async post(ctx: Koa.Context, body: unknown): Promise<void> {
@@ -56,7 +76,11 @@ export class McpHttpEndpoint {
       return;
     }
     if (!isInitializeRequest(body)) {
-      throw new ApiError(400, 'invalid_request', 'missing Mcp-Session-Id header: send an initialize request first to open a session');
+      if (!(await isLegacyRequest(await toWebRequest(ctx.req, body), body))) {
+        await passThrough(ctx, () => this.modernNode(ctx.req, ctx.res, body));
+        return;
+      }
+      throw new ApiError(400, 'invalid_request', 'missing Mcp-Session-Id header: send an initialize request first to open a session (2025 protocol), or send 2026-07-28 requests with the _meta envelope');
     }
     const client = clientKey(ctx.req.socket.remoteAddress);
     const refusal = this.sessions.reserve(client);
@@ -71,8 +95,8 @@ export class McpHttpEndpoint {
         { max_sessions: max, retry_after_seconds: 1 }, { 'Retry-After': '1' });
     }
     let session: McpSession | undefined;
-    const server = createMcpServer(this.host, 'mcp-http');
-    const transport = new StreamableHTTPServerTransport({
+    const server = this.factory.create('legacy');
+    const transport = new NodeStreamableHTTPServerTransport({
       sessionIdGenerator: () => randomUUID(),
       onsessioninitialized: (sessionId) => {
         const now = Date.now();

@@ -1,5 +1,3 @@
-import type { ServerNotification } from '@modelcontextprotocol/sdk/types.js';
-
 /**
  * MCP progress for one tools/call (spec: basic/utilities/progress). When the request carries
  * `_meta.progressToken`, the call sends `notifications/progress`: whenever the tool reports
@@ -11,9 +9,10 @@ import type { ServerNotification } from '@modelcontextprotocol/sdk/types.js';
 
 export const PROGRESS_HEARTBEAT_MS = 5_000;
 
-export interface ProgressExtra {
-  _meta?: { progressToken?: string | number };
-  sendNotification(notification: ServerNotification): Promise<void>;
+export interface ProgressChannel {
+  progressToken?: string | number;
+  /** Sends a notification related to the call (SDK v2: `ctx.mcpReq.notify`). */
+  notify(notification: { method: 'notifications/progress'; params: { progressToken: string | number; progress: number; message: string } }): Promise<void>;
 }
 
 export interface CallProgress {
@@ -22,8 +21,8 @@ export interface CallProgress {
   stop(): void;
 }
 
-export function callProgress(extra: ProgressExtra, heartbeatMs = PROGRESS_HEARTBEAT_MS): CallProgress | null {
-  const token = extra._meta?.progressToken;
+export function callProgress(channel: ProgressChannel, heartbeatMs = PROGRESS_HEARTBEAT_MS): CallProgress | null {
+  const token = channel.progressToken;
   if (token === undefined) return null;
   const started = performance.now();
   let last = 0;
@@ -34,7 +33,7 @@ export function callProgress(extra: ProgressExtra, heartbeatMs = PROGRESS_HEARTB
     // Strictly increasing, in seconds with ms resolution.
     const progress = Math.max(Math.round(performance.now() - started) / 1000, last + 0.001);
     last = progress;
-    extra.sendNotification({ method: 'notifications/progress', params: { progressToken: token, progress, message } }).catch(() => undefined);
+    channel.notify({ method: 'notifications/progress', params: { progressToken: token, progress, message } }).catch(() => undefined);
   };
   const timer = setInterval(send, heartbeatMs);
   timer.unref();

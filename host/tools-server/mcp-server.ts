@@ -1,19 +1,18 @@
-import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import {
-  CallToolRequestSchema,
-  ElicitResultSchema,
-  ErrorCode,
-  ListToolsRequestSchema,
+  McpServer,
+  type McpServerOptions,
+  ProtocolError,
+  ProtocolErrorCode,
   type CallToolResult,
-  type ServerRequest,
+  type InputRequiredResult,
+  type ServerContext,
   type Tool,
-} from '@modelcontextprotocol/sdk/types.js';
-import type { Server } from '@modelcontextprotocol/sdk/server/index.js';
+} from '@modelcontextprotocol/server';
 import { toApiError, type ApiError } from '../../core/errors.js';
 import { annotationsOf, type AskUser, type ToolDefinition, type ToolTransport } from '../../core/tools/tool.js';
 import type { ToolInvoker } from '../../core/tools/tool-invoker.js';
 import type { Host } from '../host.js';
-import { callProgress, type ProgressExtra } from './mcp-progress.js';
+import { callProgress } from './mcp-progress.js';
 import { SERVER_NAME, serverVersion } from './server-info.js';
 import { toolSchemas } from './tool-listing.js';
 
@@ -26,11 +25,64 @@ const INSTRUCTIONS =
   'A spending policy or the person at the client may refuse a value-moving call before it is signed; limits count the fee and approvals.';
 
 /**
- * One McpServer over the host's tools, for one MCP connection (a stdio process or one
- * Streamable HTTP session: an SDK server connects to a single transport).
+ * How long a 2026-07-28 client may reuse tools/list (`ttlMs`; 2025-era answers carry no hint).
+ * The list is fixed for the life of a process (listChanged: false); five minutes bounds how
+ * long a client keeps a list from before a restart with other settings (unsafe tools, toolsets).
+ */
+export const TOOL_LIST_TTL_MS = 300_000;
+
+/** The protocol era an McpServer instance serves (SDK v2): 2025-era `initialize` connections, or 2026-07-28 per-request envelopes. */
+export type McpEra = 'legacy' | 'modern';
+
+/**
+ * How a tools/call asks its person on this era: given the call's SDK context, an AskUser for
+ * the ToolInvoker (or undefined: nobody can be asked), plus what to answer instead of the
+ * tool's own result when the ask could not be completed inside this request (2026-07-28:
+ * an `input_required` result the client answers by retrying). Set by mcp-confirmations.ts.
+ */
+export interface CallAsker {
+  begin(call: { name: string; args: unknown; server: McpServer; ctx: ServerContext; era: McpEra }): {
+    ask: AskUser | undefined;
+    /** After the invoker settled: an input_required result to return instead, or null. */
+    pending(): InputRequiredResult | null;
+  };
+}
+
+/** What one era's instances get: how a call asks its person, and SDK server options (e.g. the requestState verifier). */
+export interface EraSetup {
+  asker?: CallAsker;
+  options?: McpServerOptions;
+}
+
+/** No way to ask: ctx.confirm answers 'unavailable' and the tool applies its fallback. */
+export const NOBODY_TO_ASK: CallAsker = { begin: () => ({ ask: undefined, pending: () => null }) };
+
+/** Legacy-era asking: `elicitation/create` pushed on the call's own stream, as the 2025 protocol does (form mode only). */
+export const pushElicitation: CallAsker = {
+  begin({ server, ctx }) {
+    if (!server.server.getClientCapabilities()?.elicitation?.form) return { ask: undefined, pending: () => null };
+    const ask: AskUser = async (request, signal) => {
+      try {
+        const answer = await ctx.mcpReq.elicitInput(
+          { mode: 'form', message: request.message, requestedSchema: { type: 'object', properties: {} } },
+          { signal, timeout: request.timeoutMs },
+        );
+        return answer.action === 'accept' ? 'accepted' : answer.action === 'decline' ? 'declined' : 'cancelled';
+      } catch (err) {
+        // The SDK's request timeout or the call's own end: either way nobody accepted.
+        return /timed out|timeout/i.test((err as Error).message ?? '') ? 'timeout' : 'cancelled';
+      }
+    };
+    return { ask, pending: () => null };
+  },
+};
+
+/**
+ * Builds McpServer instances (SDK v2, `@modelcontextprotocol/server`) over the host's tools.
+ * The listing is computed once; an instance is cheap, because the v2 serving entries make one
+ * per HTTP request (createMcpHandler) or per stdio connection (serveStdio).
  *
- * Every VISIBLE tool is registered with registerTool (title, description, schemas,
- * annotations), then both tools/list and tools/call are replaced so that:
+ * Both tools/list and tools/call are low-level handlers so that:
  * - calls run through the host's ToolInvoker — the same policy, strict validation, timeout
  *   and output check as HTTP — and its messages (which argument, why) reach the model;
  * - the listed JSON Schemas are the very documents GET /tools serves.
@@ -41,41 +93,49 @@ const INSTRUCTIONS =
  * structuredContent, which the client would validate against the output schema.
  *
  * Long calls send MCP progress notifications when the client passed a progressToken
- * (mcp-progress.ts); a client's `notifications/cancelled` aborts the call's signal.
+ * (mcp-progress.ts); the request's abort signal (a 2025 `notifications/cancelled`, or the
+ * 2026 client closing the request's stream) aborts the call.
  *
- * A tool that asks its user (ctx.confirm) does so with `elicitation/create`, sent on the
- * tools/call's own stream, when the client declared the elicitation capability (form mode);
- * otherwise the tool learns that nobody can be asked.
+ * A tool that asks its user (ctx.confirm) does so through the era's CallAsker: on 2025-era
+ * connections `elicitation/create` on the call's own stream when the client declared form
+ * elicitation; on 2026-07-28 an `input_required` result (mcp-confirmations.ts).
  *
  * A name no plugin contributed is a protocol error (JSON-RPC -32602 "Unknown tool"), as the
  * MCP spec lists unknown tools among protocol errors. An unsafe tool while unsafe tools are
  * disabled exists but is refused: that is an `isError` result naming
  * CHAIN_MCP_ENABLE_UNSAFE_WALLET_TOOLS, so a model (and its user) learns how to enable it.
  */
-export function createMcpServer(host: Host, transport: ToolTransport): McpServer {
-  const invoker = host.invoker;
-  const server = new McpServer(
-    { name: SERVER_NAME, title: 'chainhost', version: serverVersion() },
-    { capabilities: { tools: { listChanged: false } }, instructions: INSTRUCTIONS },
-  );
-  const visible = invoker.visible();
-  for (const tool of visible) {
-    server.registerTool(tool.name, {
-      title: tool.title,
-      description: tool.description,
-      inputSchema: tool.input.strict(),
-      outputSchema: tool.output,
-      annotations: annotationsOf(tool),
-    }, ((args: unknown, extra: CallExtra) => callTool(invoker, server.server, tool.name, args, transport, extra)) as never);
-  }
-  // The tool set is frozen before any server starts: the list never changes.
-  server.server.registerCapabilities({ tools: { listChanged: false } });
+export class McpServerFactory {
+  /** Computed at the first instance: surfaces are declared before plugins contribute their tools. */
+  private listing: Tool[] | undefined;
 
-  const listing: Tool[] = visible.map(toMcpTool);
-  server.server.setRequestHandler(ListToolsRequestSchema, () => ({ tools: listing }));
-  server.server.setRequestHandler(CallToolRequestSchema, (request, extra) =>
-    callTool(invoker, server.server, request.params.name, request.params.arguments, transport, { ...extra, _meta: request.params._meta ?? extra._meta }));
-  return server;
+  constructor(
+    private readonly host: Host,
+    private readonly transport: ToolTransport,
+    private readonly eras: Partial<Record<McpEra, EraSetup>> = {},
+    private readonly extend?: (server: McpServer, era: McpEra) => void,
+  ) {}
+
+  create(era: McpEra = 'legacy'): McpServer {
+    const invoker = this.host.invoker;
+    const setup = this.eras[era];
+    const asker = setup?.asker ?? (era === 'legacy' ? pushElicitation : NOBODY_TO_ASK);
+    const server = new McpServer(
+      { name: SERVER_NAME, title: 'chainhost', version: serverVersion() },
+      { capabilities: { tools: { listChanged: false } }, instructions: INSTRUCTIONS, cacheHints: { 'tools/list': { ttlMs: TOOL_LIST_TTL_MS } }, ...setup?.options },
+    );
+    const listing = (this.listing ??= this.host.invoker.visible().map(toMcpTool));
+    server.server.setRequestHandler('tools/list', () => ({ tools: listing }));
+    server.server.setRequestHandler('tools/call', (request, ctx) =>
+      callTool(invoker, asker, { name: request.params.name, args: request.params.arguments, server, ctx, era }, this.transport));
+    this.extend?.(server, era);
+    return server;
+  }
+}
+
+/** One McpServer for one 2025-era connection (stdio tests and in-process clients connect it to a transport themselves). */
+export function createMcpServer(host: Host, transport: ToolTransport): McpServer {
+  return new McpServerFactory(host, transport).create('legacy');
 }
 
 /**
@@ -110,49 +170,23 @@ function withoutLengthBounds(node: unknown): unknown {
   return Object.fromEntries(Object.entries(node).filter(([k, v]) => !(k === 'maxLength' && typeof v === 'number')).map(([k, v]) => [k, withoutLengthBounds(v)]));
 }
 
-type CallExtra = { signal: AbortSignal; sendRequest: RequestSender } & ProgressExtra;
-type RequestSender = (request: ServerRequest, schema: typeof ElicitResultSchema, options?: { signal?: AbortSignal; timeout?: number }) => Promise<{ action: string }>;
+type Call = Parameters<CallAsker['begin']>[0];
 
-/** Asks through `elicitation/create` on the call's stream; null when the client cannot be asked (no form elicitation). */
-function elicitation(server: Server, extra: CallExtra): AskUser | undefined {
-  if (!server.getClientCapabilities()?.elicitation?.form) return undefined;
-  return async (request, signal) => {
-    try {
-      const answer = await extra.sendRequest(
-        { method: 'elicitation/create', params: { mode: 'form', message: request.message, requestedSchema: { type: 'object', properties: {} } } },
-        ElicitResultSchema,
-        { signal, timeout: request.timeoutMs },
-      );
-      return answer.action === 'accept' ? 'accepted' : answer.action === 'decline' ? 'declined' : 'cancelled';
-    } catch (err) {
-      // The SDK's request timeout (-32001) or the call's own end: either way nobody accepted.
-      if ((err as { code?: unknown }).code === ErrorCode.RequestTimeout) return 'timeout';
-      return 'cancelled';
-    }
-  };
-}
-
-/** One tools/call: cancellation through `extra.signal`, progress when the client asked for it. */
-async function callTool(invoker: ToolInvoker, server: Server, name: string, args: unknown, transport: ToolTransport, extra: CallExtra): Promise<CallToolResult> {
-  const progress = callProgress(extra);
+/** One tools/call: cancellation through the request's signal, progress when the client asked for it. */
+async function callTool(invoker: ToolInvoker, asker: CallAsker, call: Call, transport: ToolTransport): Promise<CallToolResult | InputRequiredResult> {
+  const { ctx, name } = call;
+  const progress = callProgress({ progressToken: ctx.mcpReq._meta?.progressToken, notify: ctx.mcpReq.notify });
+  const asking = asker.begin(call);
   try {
-    const result = await invoker.call(name, args, transport, extra.signal, progress?.report, elicitation(server, extra));
-    return { content: [{ type: 'text', text: JSON.stringify(result) }], structuredContent: result };
+    const result = await invoker.call(name, call.args, transport, ctx.mcpReq.signal, progress?.report, asking.ask);
+    return asking.pending() ?? { content: [{ type: 'text', text: JSON.stringify(result) }], structuredContent: result };
   } catch (err) {
     const apiError = toApiError(err);
-    if (apiError.code === 'unknown_tool') throw unknownTool(name);
-    return toolError(apiError);
+    if (apiError.code === 'unknown_tool') throw new ProtocolError(ProtocolErrorCode.InvalidParams, `Unknown tool: ${name}`, { tool: name });
+    return asking.pending() ?? toolError(apiError);
   } finally {
     progress?.stop();
   }
-}
-
-/**
- * JSON-RPC -32602. Not an McpError: its constructor prefixes "MCP error -32602:" to the message,
- * and the client's McpError prefixes it again.
- */
-function unknownTool(name: string): Error {
-  return Object.assign(new Error(`Unknown tool: ${name}`), { code: ErrorCode.InvalidParams, data: { tool: name } });
 }
 
 export function toolError(error: ApiError): CallToolResult {

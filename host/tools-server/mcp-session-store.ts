@@ -1,5 +1,5 @@
-import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
-import type { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
+import type { NodeStreamableHTTPServerTransport } from '@modelcontextprotocol/node';
+import type { McpServer } from '@modelcontextprotocol/server';
 
 export interface McpSessionPolicy {
   /** Sessions open at once (initialising ones included). */
@@ -17,7 +17,7 @@ export const DEFAULT_MCP_SESSION_POLICY: McpSessionPolicy = { maxSessions: 32, m
 
 export interface McpSession {
   readonly id: string;
-  readonly transport: StreamableHTTPServerTransport;
+  readonly transport: NodeStreamableHTTPServerTransport;
   readonly server: McpServer;
   /** Who opened it (clientKey of the peer), null for loopback and unknown peers. */
   readonly client: string | null;
@@ -35,7 +35,9 @@ export interface McpSession {
 export type SessionRefusal = 'store_busy' | 'client_busy';
 
 /**
- * The Streamable HTTP sessions of the tool server. Capacity is reserved before a session
+ * The Streamable HTTP sessions of the tool server's 2025-era clients (2025-06-18, 2025-11-25:
+ * `initialize`, `Mcp-Session-Id`, `elicitation/create` pushed on a held stream). 2026-07-28
+ * clients have no sessions: each of their requests is served on its own (mcp-http.ts). Capacity is reserved before a session
  * initialises, so concurrent `initialize` requests cannot overshoot the caps.
  *
  * A new client always gets a session (issue #30): when the store is full, the least recently

@@ -1,7 +1,7 @@
 import type { Readable, Writable } from 'node:stream';
-import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
+import { serveStdio as serveMcpStdio, StdioServerTransport } from '@modelcontextprotocol/server/stdio';
 import type { Host } from '../host.js';
-import { createMcpServer } from './mcp-server.js';
+import { mcpServerFactory } from './mcp-surface.js';
 
 export interface StdioSession {
   /** Resolves when the client goes away (stdin ends) or the session is closed. */
@@ -10,9 +10,12 @@ export interface StdioSession {
 }
 
 /**
- * Serves the host's tools as MCP over stdio. stdout belongs to the protocol: the host's logger
- * already writes to stderr, and console.log/info/debug of any plugin are sent to stderr too, so
- * a stray print cannot corrupt a JSON-RPC frame.
+ * Serves the host's tools as MCP over stdio (SDK v2 `serveStdio`): the opening exchange pins
+ * the connection's era — a 2025-era `initialize` (2025-06-18, 2025-11-25) or a 2026-07-28
+ * `server/discover` with per-request envelopes — and one McpServer serves it for its life.
+ * stdout belongs to the protocol: the host's logger already writes to stderr, and
+ * console.log/info/debug of any plugin are sent to stderr too, so a stray print cannot corrupt
+ * a JSON-RPC frame.
  */
 export async function serveStdio(host: Host, io: { stdin?: Readable; stdout?: Writable } = {}): Promise<StdioSession> {
   const stdin = io.stdin ?? process.stdin;
@@ -21,21 +24,22 @@ export async function serveStdio(host: Host, io: { stdin?: Readable; stdout?: Wr
   // A client that exits mid-write would otherwise crash the process with EPIPE.
   stdout.on('error', (err) => host.log.warn('stdout closed while writing', { reason: err.message }));
 
-  const server = createMcpServer(host, 'stdio');
+  const factory = mcpServerFactory(host, 'stdio');
   const transport = new StdioServerTransport(stdin, stdout);
   let resolveClosed!: () => void;
   const closed = new Promise<void>((resolve) => (resolveClosed = resolve));
-  transport.onerror = (err) => host.log.warn('malformed MCP message on stdin', { reason: err.message });
-  server.server.onclose = () => resolveClosed();
-  const onEnd = () => void server.close().finally(resolveClosed);
+  const handle = serveMcpStdio(({ era }) => factory.create(era), {
+    transport,
+    onerror: (err) => host.log.warn('malformed MCP message on stdin', { reason: err.message }),
+  });
+  const onEnd = () => void handle.close().finally(resolveClosed);
   stdin.once('end', onEnd);
   stdin.once('close', onEnd);
-  await server.connect(transport);
 
   const close = async () => {
     stdin.off('end', onEnd);
     stdin.off('close', onEnd);
-    await server.close();
+    await handle.close();
     resolveClosed();
   };
   host.onStop(close);
