@@ -17,6 +17,12 @@ export const MAX_STORAGE_KEY_SIZE = 1024;
 export const MAX_CONCAT_LENGTH = 16 * 1024 * 1024;
 /** Ours: most elements a list/tuple concatenation or comprehension may hold. */
 export const MAX_CONTAINER_LENGTH = 4 * 1024 * 1024;
+/**
+ * Ours: the most bytes of strings, bytes, containers and big ints one transaction may build in
+ * total (counted as built, see alloc.ts), so that many values under the caps above cannot
+ * exhaust the node's memory together.
+ */
+export const MAX_TRANSACTION_ALLOCATION_BYTES = 512 * 1024 * 1024;
 /** Ours: deepest nesting of contract function calls (module functions and cross-contract calls). */
 export const MAX_CALL_DEPTH = 256;
 /** Ours: deepest nesting of IR nodes accepted when a module is loaded. */

@@ -1,3 +1,4 @@
+import { withAllocationBudget } from './alloc.js';
 import type { CompiledModule } from './compiled.js';
 import { VmError, engineLimitMessage } from './errors.js';
 import { GAS_CALL_DISPATCH } from './gas.js';
@@ -52,11 +53,14 @@ export class VmTransaction implements VmHost {
     let result: VmValue;
     let error: string | undefined;
     try {
-      this.meter.chargeTransactionBytes();
-      this.meter.charge(GAS_CALL_DISPATCH);
-      this.meter.beginContract(contract);
-      result = this.call(contract, fn, [], kwargs, context);
-      this.meter.chargeReturnValue(result);
+      result = withAllocationBudget(() => {
+        this.meter.chargeTransactionBytes();
+        this.meter.charge(GAS_CALL_DISPATCH);
+        this.meter.beginContract(contract);
+        const value = this.call(contract, fn, [], kwargs, context);
+        this.meter.chargeReturnValue(value);
+        return value;
+      });
     } catch (err) {
       if (!(err instanceof VmError)) {
         if (!(err instanceof RangeError)) throw err;
