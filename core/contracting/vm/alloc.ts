@@ -85,17 +85,21 @@ export function checkedText(text: string): string {
  * appended (each piece is itself a value under the cap, so nothing oversized is ever made).
  */
 export class TextBuilder {
-  private parts: string[] = [];
+  private chunks: string[] = [];
+  private pending: string[] = [];
   private length = 0;
 
   push(piece: string): void {
     const next = this.length + piece.length;
     if (next > MAX_CONCAT_LENGTH) throw new VmError(ALLOCATION_LIMIT_ERROR);
     this.length = next;
-    this.parts.push(piece);
-    // Many small pieces (a long list's separators) are joined as they come: a pointer per
+    this.pending.push(piece);
+    // Many small pieces (a long list's separators) are joined a batch at a time: a pointer per
     // character would cost more than the text.
-    if (this.parts.length >= 4096) this.parts = [this.parts.join('')];
+    if (this.pending.length >= 4096) {
+      this.chunks.push(this.pending.join(''));
+      this.pending = [];
+    }
   }
 
   get size(): number {
@@ -104,6 +108,7 @@ export class TextBuilder {
 
   done(): string {
     reserveText(this.length);
-    return this.parts.length === 1 ? this.parts[0]! : this.parts.join('');
+    if (!this.chunks.length) return this.pending.length === 1 ? this.pending[0]! : this.pending.join('');
+    return this.chunks.join('') + this.pending.join('');
   }
 }

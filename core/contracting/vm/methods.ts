@@ -224,6 +224,11 @@ function replaceAll(value: string, from: string, to: string, limit: number): str
   for (let at = value.indexOf(from); at >= 0 && (limit < 0 || matches < limit); at = value.indexOf(from, at + from.length)) matches++;
   if (!matches) return value;
   checkTextLength(value.length + matches * (to.length - from.length));
+  if (limit < 0) {
+    // Size checked: the engine's own replace is now safe (`$` doubled: no replacement patterns).
+    reserveText(value.length + matches * (to.length - from.length));
+    return value.replaceAll(from, to.replaceAll('$', '$$$$'));
+  }
   const out = new TextBuilder();
   let rest = 0;
   for (let n = 0; n < matches; n++) {

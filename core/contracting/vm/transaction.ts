@@ -1,6 +1,7 @@
 import { withAllocationBudget } from './alloc.js';
 import type { CompiledModule } from './compiled.js';
-import { VmError, engineLimitMessage } from './errors.js';
+import { VmError, vmErrorText } from './errors.js';
+import { pythonBoundaryError } from './python-boundary.js';
 import { GAS_CALL_DISPATCH } from './gas.js';
 import type { VmContext, VmContractCall, VmEvent, VmHost } from './host.js';
 import { Runtime, VmInstance } from './instance.js';
@@ -61,17 +62,28 @@ export class VmTransaction implements VmHost {
         this.meter.chargeReturnValue(value);
         return value;
       });
+      const boundary = this.boundaryError(result);
+      if (boundary !== undefined) throw new VmError(boundary);
     } catch (err) {
-      if (!(err instanceof VmError)) {
-        if (!(err instanceof RangeError)) throw err;
-        error = engineLimitMessage(err);
-      } else error = err.message;
+      error = vmErrorText(err);
       status = 1;
       result = error;
     }
     const stats = this.meter.stats(this.meter.finalizeContracts(contract));
     if (status === 1) return { status, result, error: error!, writes: new Map(), events: [], stats };
     return { status, result, writes: this.collectWrites(), events: this.events, stats };
+  }
+
+  /** Python's error for the first result, write or event value Python cannot hold (see python-boundary.ts). */
+  private boundaryError(result: VmValue): string | undefined {
+    const seen = new Set<object>();
+    let error = pythonBoundaryError(result, seen);
+    for (const value of this.overlay.values()) error ??= pythonBoundaryError(value, seen);
+    for (const event of this.events) {
+      for (const [, value] of event.dataIndexed) error ??= pythonBoundaryError(value, seen);
+      for (const [, value] of event.data) error ??= pythonBoundaryError(value, seen);
+    }
+    return error;
   }
 
   /**
