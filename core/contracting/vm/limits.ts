@@ -27,6 +27,12 @@ export const MAX_CONTAINER_LENGTH = 1024 * 1024;
  * exhaust the node's memory together.
  */
 export const MAX_TRANSACTION_ALLOCATION_BYTES = 512 * 1024 * 1024;
+/**
+ * Ours: the longest result (its JSON text, as metered) a transaction may return. A value that
+ * holds one container many times over is small in memory but its text is not, and the node
+ * writes that text into the receipt.
+ */
+export const MAX_RESULT_JSON_BYTES = 16 * 1024 * 1024;
 /** Ours: deepest nesting of contract function calls (module functions and cross-contract calls). */
 export const MAX_CALL_DEPTH = 256;
 /** Ours: deepest nesting of IR nodes accepted when a module is loaded. */

@@ -2,6 +2,8 @@ import { withAllocationBudget } from './alloc.js';
 import type { CompiledModule } from './compiled.js';
 import { VmError, vmErrorText } from './errors.js';
 import { pythonBoundaryError } from './python-boundary.js';
+import { ALLOCATION_LIMIT_ERROR, MAX_RESULT_JSON_BYTES } from './limits.js';
+import { meteringLength } from './metering-json.js';
 import { GAS_CALL_DISPATCH } from './gas.js';
 import type { VmContext, VmContractCall, VmEvent, VmHost } from './host.js';
 import { Runtime, VmInstance } from './instance.js';
@@ -62,6 +64,7 @@ export class VmTransaction implements VmHost {
         this.meter.chargeReturnValue(value);
         return value;
       });
+      if (meteringLength(result) > MAX_RESULT_JSON_BYTES) throw new VmError(ALLOCATION_LIMIT_ERROR);
       const boundary = this.boundaryError(result);
       if (boundary !== undefined) throw new VmError(boundary);
     } catch (err) {
