@@ -23,6 +23,7 @@ const BENCHMARKS: Record<string, () => Promise<{ run(): Promise<BenchResult[]> }
   'tool-answer-bytes': () => import('./tool-answer-bytes.js'),
   'contract-compile': () => import('./contract-compile.js'),
   'vm-execution': () => import('./vm-execution.js'),
+  'vm-chi-cost': () => import('./vm-chi-cost.js'),
   'keystore-cold-start': () => import('./keystore-cold-start.js'),
   'tools-list-bytes': () => import('./tools-list-bytes.js'),
   'hostile-clients': () => import('./hostile-clients.js'),

@@ -1,10 +1,11 @@
+import { ENTRY_BYTES, NEW_ELEMENT_BYTES, TextBuilder, checkTextLength, reserveItems, reserveText } from './alloc.js';
 import { asBigInt, asString, checkI64, toDecimal, toU32, toUsize } from './coerce.js';
 import { compareValues, normalizeSetItems } from './compare.js';
 import { VmError } from './errors.js';
 import { checkedInt, checkedPow, modPow } from './ints.js';
 import { MAX_BINARY_ALLOCATION_BYTES, MAX_INT_STRING_CHARS, MAX_SEQUENCE_LENGTH } from './limits.js';
 import { binaryOp } from './operators.js';
-import { byteFromValue, dictSet, iterate } from './sequences.js';
+import { byteFromValue, codePoints, dictSet, iterate } from './sequences.js';
 import {
   VmBuiltin, VmBytes, VmDecimal, VmDict, VmException, VmFunctionRef, VmSet, VmTuple, VmTypeMarker, pyStr, truthy, typeName,
   type VmValue,
@@ -67,9 +68,13 @@ function textBytes(args: VmValue[], kind: string, mutable: boolean): VmValue {
   if (typeof first === 'string') {
     if (args.length === 1) throw new VmError('string argument without an encoding');
     const encoding = asString(args[1]!).toLowerCase();
-    if (encoding === 'utf-8' || encoding === 'utf8') return new VmBytes(Uint8Array.from(Buffer.from(first, 'utf8')), mutable);
+    if (encoding === 'utf-8' || encoding === 'utf8') {
+      reserveText(Buffer.byteLength(first, 'utf8'));
+      return new VmBytes(Uint8Array.from(Buffer.from(first, 'utf8')), mutable);
+    }
     if (encoding === 'ascii') {
       if (!/^[\x00-\x7f]*$/.test(first)) throw new VmError("'ascii' codec can't encode characters outside ASCII range");
+      reserveText(first.length);
       return new VmBytes(Uint8Array.from(Buffer.from(first, 'latin1')), mutable);
     }
     throw new VmError(`unsupported ${kind}() encoding '${encoding}'`);
@@ -79,11 +84,17 @@ function textBytes(args: VmValue[], kind: string, mutable: boolean): VmValue {
     if (first < 0n) throw new VmError('negative count');
     const size = toUsize(first, `${kind}() size`);
     if (size > MAX_BINARY_ALLOCATION_BYTES) throw new VmError(`${kind}() exceeds the maximum allowed allocation size`);
+    reserveText(size);
     return new VmBytes(new Uint8Array(size), mutable);
   }
-  if (first instanceof VmBytes) return new VmBytes(Uint8Array.from(first.data), mutable);
+  if (first instanceof VmBytes) {
+    reserveText(first.data.length);
+    return new VmBytes(Uint8Array.from(first.data), mutable);
+  }
   if (Array.isArray(first) || first instanceof VmTuple) {
-    return new VmBytes(Uint8Array.from((Array.isArray(first) ? first : first.items).map(byteFromValue)), mutable);
+    const items = Array.isArray(first) ? first : first.items;
+    reserveText(items.length);
+    return new VmBytes(Uint8Array.from(items, byteFromValue), mutable);
   }
   throw new VmError(`${typeName(first!)} is not bytes-like`);
 }
@@ -111,6 +122,7 @@ function formatInt(value: bigint, spec: string): string {
   if (widthSpec) {
     if (!/^[0-9]+$/.test(widthSpec)) throw new VmError(`unsupported integer format spec '${spec}'`);
     width = Number(widthSpec);
+    checkTextLength(width);
   }
   let rendered: string;
   switch (type) {
@@ -136,30 +148,41 @@ export function formatValue(v: VmValue, spec: string): string {
   throw new VmError(`format() does not support ${typeName(v)} with spec '${spec}'`);
 }
 
-function asciiRepr(value: string): string {
-  let out = "'";
+/** Escapes `value` character by character into a bounded builder, a chunk at a time. */
+function escapeInto(value: string, out: TextBuilder, escape: (ch: string, code: number) => string): void {
+  let piece = '';
   for (const ch of value) {
-    const code = ch.codePointAt(0)!;
-    if (ch === "'") out += "\\'";
-    else if (ch === '\\') out += '\\\\';
-    else if (ch === '\n') out += '\\n';
-    else if (ch === '\r') out += '\\r';
-    else if (ch === '\t') out += '\\t';
-    else if (code >= 0x20 && code < 0x7f) out += ch;
-    else if (code <= 0xff) out += `\\x${code.toString(16).padStart(2, '0')}`;
-    else if (code <= 0xffff) out += `\\u${code.toString(16).padStart(4, '0')}`;
-    else out += `\\U${code.toString(16).padStart(8, '0')}`;
+    piece += escape(ch, ch.codePointAt(0)!);
+    if (piece.length >= 8192) {
+      out.push(piece);
+      piece = '';
+    }
   }
-  return `${out}'`;
+  out.push(piece);
+}
+
+function asciiRepr(value: string): string {
+  const out = new TextBuilder();
+  out.push("'");
+  escapeInto(value, out, (ch, code) => {
+    if (ch === "'") return "\\'";
+    if (ch === '\\') return '\\\\';
+    if (ch === '\n') return '\\n';
+    if (ch === '\r') return '\\r';
+    if (ch === '\t') return '\\t';
+    if (code >= 0x20 && code < 0x7f) return ch;
+    if (code <= 0xff) return `\\x${code.toString(16).padStart(2, '0')}`;
+    if (code <= 0xffff) return `\\u${code.toString(16).padStart(4, '0')}`;
+    return `\\U${code.toString(16).padStart(8, '0')}`;
+  });
+  out.push("'");
+  return out.done();
 }
 
 function asciiRender(value: string): string {
-  let out = '';
-  for (const ch of value) {
-    const code = ch.codePointAt(0)!;
-    out += code < 0x80 ? ch : `\\u{${code.toString(16)}}`;
-  }
-  return out;
+  const out = new TextBuilder();
+  escapeInto(value, out, (ch, code) => (code < 0x80 ? ch : `\\u{${code.toString(16)}}`));
+  return out.done();
 }
 
 function roundToFactor(value: bigint, factor: bigint): bigint {
@@ -183,7 +206,11 @@ function roundHalfAway(x: number): number {
 
 function roundBuiltin(v: VmValue, digits: number | null): VmValue {
   if (typeof v === 'bigint') {
-    if (digits !== null && digits < 0) return roundToFactor(v, 10n ** BigInt(-digits));
+    if (digits !== null && digits < 0) {
+      // A factor with more digits than the value (plus one) rounds it to 0: do not compute 10**huge.
+      if (-digits > (v < 0n ? -v : v).toString().length + 1) return 0n;
+      return roundToFactor(v, 10n ** BigInt(-digits));
+    }
     return v;
   }
   if (typeof v === 'number') {
@@ -196,6 +223,7 @@ function roundBuiltin(v: VmValue, digits: number | null): VmValue {
   if (v instanceof VmDecimal) {
     if (digits !== null) {
       const exponent = digits >= 0 ? Math.max(0, 30 - digits) : 30 + -digits;
+      if (exponent > 93) return VmDecimal.fromScaled(0n); // |scaled| < 10**91: rounds to 0
       return VmDecimal.fromScaled(roundToFactor(v.scaled, 10n ** BigInt(exponent)));
     }
     return f64ToBigInt(roundHalfAway(v.toNumber()), 'round() input');
@@ -219,6 +247,7 @@ function range(args: VmValue[]): VmValue[] {
     if (values.length >= MAX_SEQUENCE_LENGTH) throw new VmError('range() exceeds the maximum allowed allocation size');
     values.push(current);
   }
+  reserveItems(values.length, NEW_ELEMENT_BYTES);
   return values;
 }
 
@@ -247,9 +276,12 @@ export function callBuiltin(name: string, args: VmValue[], kwargs: Kwargs, call:
     case 'bytearray':
       expect(noKw && args.length <= 3, 'bytearray() expects between zero and three positional arguments');
       return textBytes(args, 'bytearray', true);
-    case 'set': case 'frozenset':
+    case 'set': case 'frozenset': {
       expect(noKw && args.length <= 1, `${name}() expects at most one argument`);
-      return new VmSet(normalizeSetItems(args.length ? iterate(args[0]!) : []), name === 'frozenset');
+      const items = args.length ? iterate(args[0]!) : [];
+      reserveItems(items.length);
+      return new VmSet(normalizeSetItems(items), name === 'frozenset');
+    }
     case 'bool':
       expect(noKw && args.length === 1, 'bool() expects one argument');
       return truthy(args[0]!);
@@ -318,8 +350,8 @@ export function callBuiltin(name: string, args: VmValue[], kwargs: Kwargs, call:
     case 'ord': {
       expect(noKw && args.length === 1, 'ord() expects one argument');
       const v = args[0]!;
-      const items: (string | number)[] = typeof v === 'string' ? Array.from(v) : v instanceof VmBytes ? Array.from(v.data) : [];
       if (typeof v !== 'string' && !(v instanceof VmBytes)) throw new VmError(`ord() does not support ${typeName(v)}`);
+      const items: ArrayLike<string | number> = typeof v === 'string' ? codePoints(v) : v.data;
       if (!items.length) throw new VmError('ord() expected a character, but string was empty');
       if (items.length > 1) throw new VmError('ord() expected a character, but string of length > 1 found');
       const only = items[0]!;
@@ -351,8 +383,11 @@ export function callBuiltin(name: string, args: VmValue[], kwargs: Kwargs, call:
       const entries: (readonly [VmValue, VmValue])[] = [];
       const initial = args[0];
       if (initial !== undefined) {
-        if (initial instanceof VmDict) entries.push(...initial.entries);
-        else if (Array.isArray(initial) || initial instanceof VmTuple) {
+        if (initial instanceof VmDict) {
+          reserveItems(initial.entries.length + kwargs.length, ENTRY_BYTES);
+          for (const entry of initial.entries) entries.push(entry);
+        } else if (Array.isArray(initial) || initial instanceof VmTuple) {
+          reserveItems((Array.isArray(initial) ? initial.length : initial.items.length) + kwargs.length, ENTRY_BYTES);
           for (const item of Array.isArray(initial) ? initial : initial.items) {
             const pair = Array.isArray(item) ? item : item instanceof VmTuple ? item.items : null;
             if (!pair || pair.length !== 2) throw new VmError(`dict() expected key/value pairs, got ${typeName(item)}`);
@@ -365,13 +400,18 @@ export function callBuiltin(name: string, args: VmValue[], kwargs: Kwargs, call:
     }
     case 'list': case 'tuple': {
       expect(args.length <= 1 && noKw, `${name}() accepts at most one positional argument`);
-      const items = args.length ? [...iterate(args[0]!)] : [];
+      const source = args.length ? iterate(args[0]!) : [];
+      reserveItems(source.length);
+      const items = source.slice();
       return name === 'list' ? items : new VmTuple(items);
     }
     case 'sorted': {
       expect(args.length === 1 && noKw, 'sorted() expects one positional argument');
+      const source = iterate(args[0]!);
+      reserveItems(source.length);
+      if (sortableWithoutError(source)) return source.slice().sort(compareValues);
       const ordered: VmValue[] = [];
-      for (const v of iterate(args[0]!)) {
+      for (const v of source) {
         let at = ordered.length;
         for (let i = 0; i < ordered.length; i++) {
           if (compareValues(v, ordered[i]!) < 0) {
@@ -394,7 +434,8 @@ export function callBuiltin(name: string, args: VmValue[], kwargs: Kwargs, call:
       const values = args.length === 1 ? iterate(args[0]!) : args;
       if (!values.length) throw new VmError(`${name}() received no values`);
       let best: VmValue = values[0]!;
-      for (const v of values.slice(1)) {
+      for (let i = 1; i < values.length; i++) {
+        const v = values[i]!;
         const c = compareValues(v, best);
         if (name === 'min' ? c < 0 : c > 0) best = v;
       }
@@ -411,6 +452,7 @@ export function callBuiltin(name: string, args: VmValue[], kwargs: Kwargs, call:
       if (!(fn instanceof VmBuiltin || fn instanceof VmFunctionRef)) throw new VmError('map() must have a callable first argument');
       const iterables = args.slice(1).map(iterate);
       const length = Math.min(...iterables.map((x) => x.length));
+      reserveItems(length, NEW_ELEMENT_BYTES);
       const out: VmValue[] = [];
       for (let i = 0; i < length; i++) out.push(call(fn, iterables.map((x) => x[i]!)));
       return out;
@@ -419,17 +461,21 @@ export function callBuiltin(name: string, args: VmValue[], kwargs: Kwargs, call:
       expect(noKw && args.length === 2, 'filter() expects two positional arguments');
       const fn = args[0]!;
       const values = iterate(args[1]!);
+      reserveItems(values.length);
       if (fn === null) return values.filter(truthy);
       if (!(fn instanceof VmBuiltin || fn instanceof VmFunctionRef)) throw new VmError('filter() must have a callable first argument or None');
       return values.filter((v) => truthy(call(fn as VmValue, [v])));
     }
     case 'reversed':
       expect(args.length === 1 && noKw, 'reversed() expects one positional argument');
-      return [...iterate(args[0]!)].reverse();
+      const source = iterate(args[0]!);
+      reserveItems(source.length);
+      return source.slice().reverse();
     case 'zip': {
       expect(args.length >= 1 && noKw, 'zip() expects one or more positional arguments');
       const iterables = args.map(iterate);
       const length = Math.min(...iterables.map((x) => x.length));
+      reserveItems(length, NEW_ELEMENT_BYTES + iterables.length * 8);
       const out: VmValue[] = [];
       for (let i = 0; i < length; i++) out.push(new VmTuple(iterables.map((x) => x[i]!)));
       return out;
@@ -455,6 +501,33 @@ export function callBuiltin(name: string, args: VmValue[], kwargs: Kwargs, call:
     }
   }
   throw new VmError(`unsupported builtin '${name}'`);
+}
+
+const DECIMAL_SAFE_INT = 10n ** 60n;
+
+/**
+ * True when every pair of `values` compares without an error (one order class: numbers without
+ * NaN — ints small enough to become decimals when decimals are present, floats finite then —
+ * or all str, all bytes, all datetimes, all timedeltas). Such a list sorts with a stable sort,
+ * O(n log n), giving the same order as the chain's insertion sort; any other list errors on
+ * its first cross-class comparison, which the insertion sort reaches after O(n) steps.
+ */
+function sortableWithoutError(values: readonly VmValue[]): boolean {
+  if (values.length < 2) return true;
+  const first = values[0]!;
+  const kind = typeof first === 'string' ? 'str' : first instanceof VmBytes ? 'bytes' : typeName(first);
+  if (kind === 'str' || kind === 'bytes' || kind === 'datetime' || kind === 'timedelta') {
+    return values.every((v) => (kind === 'bytes' ? v instanceof VmBytes : typeName(v) === kind));
+  }
+  let decimals = false;
+  for (const v of values) {
+    if (v instanceof VmDecimal) decimals = true;
+    else if (typeof v === 'number') {
+      if (Number.isNaN(v)) return false;
+    } else if (typeof v !== 'bigint' && typeof v !== 'boolean') return false;
+  }
+  if (!decimals) return true;
+  return values.every((v) => (typeof v === 'bigint' ? v < DECIMAL_SAFE_INT && v > -DECIMAL_SAFE_INT : typeof v !== 'number' || Number.isFinite(v) && Math.abs(v) < 1e60));
 }
 
 function intSizeError(): VmError {

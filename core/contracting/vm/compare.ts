@@ -36,10 +36,39 @@ function bytesEqual(a: Uint8Array, b: Uint8Array): boolean {
   return true;
 }
 
+/**
+ * Container pairs found equal during the current top-level comparison. A value may hold the
+ * same container many times over (`t = (t, t)` sixty times is 2^60 leaves for a few thousand
+ * chi); with this memo each distinct pair is compared once, so comparing such values costs
+ * O(distinct containers) instead of O(leaves).
+ */
+let equalPairs: Map<object, Set<object>> | null = null;
+let comparing = 0;
+
+function memoized(a: object, b: object, compare: () => boolean): boolean {
+  if (equalPairs?.get(a)?.has(b)) return true;
+  comparing++;
+  try {
+    const equal = compare();
+    if (equal) {
+      equalPairs ??= new Map();
+      let set = equalPairs.get(a);
+      if (!set) equalPairs.set(a, (set = new Set()));
+      set.add(b);
+    }
+    return equal;
+  } finally {
+    if (--comparing === 0) equalPairs = null;
+  }
+}
+
 function arraysStrictEqual(a: readonly VmValue[], b: readonly VmValue[]): boolean {
   if (a.length !== b.length) return false;
-  for (let i = 0; i < a.length; i++) if (!strictEqual(a[i]!, b[i]!)) return false;
-  return true;
+  if (!a.length) return true;
+  return memoized(a, b, () => {
+    for (let i = 0; i < a.length; i++) if (!strictEqual(a[i]!, b[i]!)) return false;
+    return true;
+  });
 }
 
 /** Rust's derived `PartialEq` on `VmValue`: same kind, same content (`True != 1`, `1 != decimal('1')`). */
@@ -54,7 +83,7 @@ export function strictEqual(a: VmValue, b: VmValue): boolean {
   if (a instanceof VmDict) {
     const be = (b as VmDict).entries;
     if (a.entries.length !== be.length) return false;
-    return a.entries.every(([k, v], i) => strictEqual(k, be[i]![0]) && strictEqual(v, be[i]![1]));
+    return memoized(a, b, () => a.entries.every(([k, v], i) => strictEqual(k, be[i]![0]) && strictEqual(v, be[i]![1])));
   }
   if (a instanceof VmDateTime) return a.micros === (b as VmDateTime).micros;
   if (a instanceof VmTimeDelta) return a.seconds === (b as VmTimeDelta).seconds;
@@ -115,7 +144,7 @@ export function valuesEqual(a: VmValue, b: VmValue): boolean {
   if (typeof a === 'string' || typeof b === 'string') return a === b;
   if (a instanceof VmSet && b instanceof VmSet) {
     if (a.items.length !== b.items.length) return false;
-    return a.items.every((x) => setContains(b.items, x));
+    return memoized(a, b, () => a.items.every((x) => setContains(b.items, x)));
   }
   if (Array.isArray(a) || a instanceof VmTuple) {
     const same = Array.isArray(a) ? Array.isArray(b) : b instanceof VmTuple;
@@ -123,11 +152,21 @@ export function valuesEqual(a: VmValue, b: VmValue): boolean {
     const x = Array.isArray(a) ? a : (a as VmTuple).items;
     const y = Array.isArray(b) ? b : (b as VmTuple).items;
     if (x.length !== y.length) return false;
-    for (let i = 0; i < x.length; i++) if (!valuesEqual(x[i]!, y[i]!)) return false;
-    return true;
+    return memoized(x, y, () => {
+      for (let i = 0; i < x.length; i++) if (!valuesEqual(x[i]!, y[i]!)) return false;
+      return true;
+    });
   }
   if (a instanceof VmDict && b instanceof VmDict) {
     if (a.entries.length !== b.entries.length) return false;
+    return memoized(a, b, () => dictsEqual(a, b));
+  }
+  if (a instanceof VmBytes && b instanceof VmBytes) return bytesEqual(a.data, b.data);
+  return strictEqual(a, b);
+}
+
+function dictsEqual(a: VmDict, b: VmDict): boolean {
+  {
     for (const [k, v] of a.entries) {
       const match = b.entries.find(([bk]) => {
         try {
@@ -140,8 +179,6 @@ export function valuesEqual(a: VmValue, b: VmValue): boolean {
     }
     return true;
   }
-  if (a instanceof VmBytes && b instanceof VmBytes) return bytesEqual(a.data, b.data);
-  return strictEqual(a, b);
 }
 
 export function setContains(items: readonly VmValue[], needle: VmValue): boolean {
@@ -154,7 +191,7 @@ export function setContains(items: readonly VmValue[], needle: VmValue): boolean
 type SetKey = readonly [number, unknown];
 const RANK = { none: 0, bool: 1, int: 2, decimal: 3, float: 4, datetime: 5, timedelta: 6, str: 7, bytes: 8, tuple: 9, frozenset: 10 };
 
-function setKey(v: VmValue, floatText: (x: number) => string): SetKey {
+function setKey(v: VmValue, floatText: (x: number) => string, memo = new Map<object, SetKey>()): SetKey {
   if (v === null) return [RANK.none, 0];
   switch (typeof v) {
     case 'boolean': return [RANK.bool, v ? 1 : 0];
@@ -166,12 +203,21 @@ function setKey(v: VmValue, floatText: (x: number) => string): SetKey {
   if (v instanceof VmDateTime) return [RANK.datetime, v.micros];
   if (v instanceof VmTimeDelta) return [RANK.timedelta, v.seconds];
   if (v instanceof VmBytes && !v.mutable) return [RANK.bytes, v.data];
-  if (v instanceof VmTuple) return [RANK.tuple, v.items.map((x) => setKey(x, floatText))];
-  if (v instanceof VmSet && v.frozen) return [RANK.frozenset, v.items.map((x) => setKey(x, floatText))];
+  // Keys of a container held many times over are shared, not rebuilt (see `memoized`).
+  const known = memo.get(v);
+  if (known) return known;
+  let key: SetKey | undefined;
+  if (v instanceof VmTuple) key = [RANK.tuple, v.items.map((x) => setKey(x, floatText, memo))];
+  else if (v instanceof VmSet && v.frozen) key = [RANK.frozenset, v.items.map((x) => setKey(x, floatText, memo))];
+  if (key) {
+    memo.set(v, key);
+    return key;
+  }
   throw new VmError(`unhashable type: '${typeName(v)}'`);
 }
 
 function compareSetKeys(a: SetKey, b: SetKey): number {
+  if (a === b) return 0;
   if (a[0] !== b[0]) return a[0] < b[0] ? -1 : 1;
   const x = a[1];
   const y = b[1];
@@ -179,12 +225,17 @@ function compareSetKeys(a: SetKey, b: SetKey): number {
   if (x instanceof Uint8Array) return compareBytes(x, y as Uint8Array);
   if (Array.isArray(x)) {
     const ys = y as SetKey[];
-    const n = Math.min(x.length, ys.length);
-    for (let i = 0; i < n; i++) {
-      const c = compareSetKeys(x[i] as SetKey, ys[i]!);
-      if (c) return c;
-    }
-    return cmp(x.length, ys.length);
+    let order = 0;
+    memoized(x, ys, () => {
+      const n = Math.min(x.length, ys.length);
+      for (let i = 0; i < n; i++) {
+        order = compareSetKeys(x[i] as SetKey, ys[i]!);
+        if (order) return false;
+      }
+      order = cmp(x.length, ys.length);
+      return order === 0;
+    });
+    return order;
   }
   return cmp(x as bigint, y as bigint);
 }
@@ -192,8 +243,9 @@ function compareSetKeys(a: SetKey, b: SetKey): number {
 /** De-duplicate with numeric equality and sort by upstream's set-key order. */
 export function normalizeSetItems(values: readonly VmValue[]): VmValue[] {
   const normalized: [VmValue, SetKey][] = [];
+  const memo = new Map<object, SetKey>();
   for (const value of values) {
-    const key = setKey(value, rustFloatDebug);
+    const key = setKey(value, rustFloatDebug, memo);
     const index = normalized.findIndex(([existing]) => valuesEqual(existing, value));
     if (index >= 0) {
       if (compareSetKeys(key, normalized[index]![1]) < 0) normalized[index] = [value, key];

@@ -1,3 +1,4 @@
+import { ENTRY_BYTES, NEW_ELEMENT_BYTES, TextBuilder, reserveItems } from './alloc.js';
 import { builtinNameValue, callBuiltin, coerceTypeMarker } from './builtins.js';
 import { asBigInt, asContractHandle, asString, toDecimal } from './coerce.js';
 import {
@@ -356,6 +357,7 @@ class Compiler {
         return (s, inst) => {
           inst.rt.meter.charge(g);
           const values = elements.map((e) => e(s, inst));
+          if (values.length > 64) reserveItems(values.length);
           return tuple ? new VmTuple(values) : values;
         };
       }
@@ -372,7 +374,8 @@ class Compiler {
             if (e.unpack) {
               const u = e.unpack(s, inst);
               if (!(u instanceof VmDict)) throw new VmError('dict unpacking requires a dict value');
-              out.push(...u.entries);
+              reserveItems(out.length + u.entries.length, ENTRY_BYTES);
+              for (const entry of u.entries) out.push(entry);
             } else out.push([e.key!(s, inst), e.value!(s, inst)]);
           }
           return new VmDict(out);
@@ -492,9 +495,9 @@ class Compiler {
         const values = arr(o, 'values').map((v) => this.expr(v));
         return (s, inst) => {
           inst.rt.meter.charge(g);
-          let out = '';
-          for (const v of values) out += pyStr(v(s, inst));
-          return out;
+          const out = new TextBuilder();
+          for (const v of values) out.push(pyStr(v(s, inst)));
+          return out.done();
         };
       }
       default: {
@@ -619,6 +622,8 @@ class Compiler {
         }
       };
       run(0);
+      if (element) reserveItems(results.length, NEW_ELEMENT_BYTES);
+      else reserveItems(entries.length, ENTRY_BYTES);
       return element ? results : new VmDict(entries);
     };
   }

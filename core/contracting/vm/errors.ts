@@ -38,3 +38,14 @@ export function typeError(message: string): VmError {
 export function engineLimitMessage(err: RangeError): string {
   return /call stack/i.test(err.message) ? 'maximum recursion depth exceeded' : 'value exceeds the maximum allowed allocation size';
 }
+
+/** The failure text of a contract run for anything it throws; no JavaScript error text ever becomes it. */
+export const INTERNAL_ERROR = 'internal VM error';
+
+export function vmErrorText(err: unknown): string {
+  if (err instanceof VmError) return err.message;
+  if (err instanceof RangeError) return engineLimitMessage(err);
+  // A defect of the VM, not of the contract: the node keeps going, the operator sees the stack.
+  process.stderr.write(`contract VM: internal error: ${err instanceof Error ? err.stack ?? err.message : String(err)}\n`);
+  return INTERNAL_ERROR;
+}

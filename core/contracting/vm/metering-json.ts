@@ -65,11 +65,49 @@ export function meteringJson(v: VmValue): string {
 /** UTF-8 byte length of `meteringJson(v)`. */
 const NEEDS_ESCAPE_OR_WIDE = /["\\\u0000-\u001f\u0080-\uffff]/;
 
+/**
+ * UTF-8 byte length of `meteringJson(v)`, computed without building the text: a value may hold
+ * the same container or string many times over (`t = (t, t)` forty times is 2^40 leaves in
+ * a few hundred chi), so each distinct container and long string is measured once. The length
+ * may be astronomically large; the charge that follows then fails with `Out of chi.` (or the
+ * write cap), as on the chain.
+ */
 export function meteringLength(v: VmValue): number {
   if (typeof v === 'bigint' && v >= -999_999_999n && v <= 999_999_999n) return v.toString().length;
   if (typeof v === 'string' && !NEEDS_ESCAPE_OR_WIDE.test(v)) return v.length + 2;
   if (v instanceof VmDecimal) return v.toString().length + 16; // {"__fixed__":"…"}
-  return utf8Length(meteringJson(v));
+  return sizeOf(v, new Map());
+}
+
+const SET_WRAPPER = utf8Length('{"__set__":}');
+const FROZENSET_WRAPPER = utf8Length('{"__frozenset__":}');
+
+function listSize(items: readonly VmValue[], memo: Map<unknown, number>): number {
+  let total = 2 + Math.max(0, items.length - 1);
+  for (const item of items) total += sizeOf(item, memo);
+  return total;
+}
+
+function sizeOf(v: VmValue, memo: Map<unknown, number>): number {
+  if (v === null || typeof v === 'boolean' || typeof v === 'number' || typeof v === 'bigint') return meteringJson(v).length;
+  const long = typeof v !== 'string' || v.length > 256;
+  if (long) {
+    const known = memo.get(v);
+    if (known !== undefined) return known;
+  }
+  let size: number;
+  if (typeof v === 'string') size = NEEDS_ESCAPE_OR_WIDE.test(v) ? utf8Length(JSON.stringify(v)) : v.length + 2;
+  else if (Array.isArray(v)) size = listSize(v, memo);
+  else if (v instanceof VmTuple) size = listSize(v.items, memo);
+  else if (v instanceof VmSet) size = (v.frozen ? FROZENSET_WRAPPER : SET_WRAPPER) + listSize(v.items, memo);
+  else if (v instanceof VmDict) {
+    const values = new Map<string, VmValue>();
+    for (const [k, x] of v.entries) values.set(objectKey(k), x);
+    size = 2 + Math.max(0, values.size - 1);
+    for (const [k, x] of values) size += utf8Length(JSON.stringify(k)) + 1 + sizeOf(x, memo);
+  } else size = utf8Length(meteringJson(v));
+  if (long) memo.set(v, size);
+  return size;
 }
 
 export function utf8Length(text: string): number {

@@ -1,8 +1,10 @@
+import { ENTRY_BYTES, NEW_ELEMENT_BYTES, TextBuilder, checkTextLength, checkedText, reserveItems, reserveText } from './alloc.js';
 import { asBigInt, asString, toUsize } from './coerce.js';
+import { ALLOCATION_LIMIT_ERROR, MAX_CONTAINER_LENGTH } from './limits.js';
 import { normalizeSetItems, setContains, valuesEqual } from './compare.js';
 import { VmError } from './errors.js';
 import { bytesToHex } from '../../chain/hashes.js';
-import { byteFromValue, dictGet, iterate, normalizeIndex, normalizeInsertIndex, searchBounds } from './sequences.js';
+import { byteFromValue, codePoints, dictGet, iterate, normalizeIndex, normalizeInsertIndex, searchBounds } from './sequences.js';
 import { strictEqual } from './compare.js';
 import { VmBytes, VmDict, VmSet, VmTuple, pyStr, typeName, type VmValue } from './values.js';
 
@@ -25,24 +27,31 @@ function splitString(value: string, sep: string | null, maxsplit: number | null)
   if (sep !== null) {
     if (maxsplit === 0) return [value];
     const parts: string[] = [];
-    let rest = value;
+    let from = 0;
     let splits = 0;
     while (maxsplit === null || splits < maxsplit) {
-      const i = rest.indexOf(sep);
+      const i = value.indexOf(sep, from);
       if (i < 0) break;
-      parts.push(rest.slice(0, i));
-      rest = rest.slice(i + sep.length);
+      if (parts.length >= MAX_CONTAINER_LENGTH) throw new VmError(ALLOCATION_LIMIT_ERROR);
+      parts.push(value.slice(from, i));
+      from = i + sep.length;
       splits++;
     }
-    parts.push(rest);
+    parts.push(value.slice(from));
+    reserveItems(parts.length, NEW_ELEMENT_BYTES);
     return parts;
   }
-  const chars = Array.from(value);
+  const chars = codePoints(value);
   let i = 0;
   while (i < chars.length && isWhitespace(chars[i]!)) i++;
   if (i === chars.length) return [];
-  if (maxsplit === 0) return [chars.slice(i).join('')];
+  const text = (a: number, b?: number): string => (typeof chars === 'string' ? chars.slice(a, b) : chars.slice(a, b).join(''));
+  if (maxsplit === 0) return [text(i)];
   const parts: string[] = [];
+  const push = (piece: string): void => {
+    if (parts.length >= MAX_CONTAINER_LENGTH) throw new VmError(ALLOCATION_LIMIT_ERROR);
+    parts.push(piece);
+  };
   let splits = 0;
   while (i < chars.length && (maxsplit === null || splits < maxsplit)) {
     while (i < chars.length && isWhitespace(chars[i]!)) i++;
@@ -50,28 +59,30 @@ function splitString(value: string, sep: string | null, maxsplit: number | null)
     let j = i;
     while (j < chars.length && !isWhitespace(chars[j]!)) j++;
     if (j === chars.length) {
-      parts.push(chars.slice(i).join(''));
+      push(text(i));
+      reserveItems(parts.length, NEW_ELEMENT_BYTES);
       return parts;
     }
-    parts.push(chars.slice(i, j).join(''));
+    push(text(i, j));
     i = j;
     while (i < chars.length && isWhitespace(chars[i]!)) i++;
     splits++;
   }
-  if (i < chars.length) parts.push(chars.slice(i).join(''));
+  if (i < chars.length) push(text(i));
+  reserveItems(parts.length, NEW_ELEMENT_BYTES);
   return parts;
 }
 
 /** `str.format` with `{}` / `{n}` placeholders only. */
 export function simpleFormat(template: string, args: readonly VmValue[]): string {
-  let out = '';
+  const out = new TextBuilder();
   let next = 0;
-  const chars = Array.from(template);
+  const chars = codePoints(template);
   for (let i = 0; i < chars.length; i++) {
     const ch = chars[i]!;
     if (ch === '{') {
       if (chars[i + 1] === '{') {
-        out += '{';
+        out.push('{');
         i++;
         continue;
       }
@@ -87,15 +98,15 @@ export function simpleFormat(template: string, args: readonly VmValue[]): string
       else if (/^[0-9]+$/.test(token)) index = Number(token);
       else throw new VmError(`unsupported str.format() field '${token}'`);
       if (index >= args.length) throw new VmError('str.format() placeholder index out of range');
-      out += pyStr(args[index]!);
+      out.push(pyStr(args[index]!));
     } else if (ch === '}') {
       if (chars[i + 1] === '}') {
-        out += '}';
+        out.push('}');
         i++;
       } else throw new VmError("str.format() unmatched '}'");
-    } else out += ch;
+    } else out.push(ch);
   }
-  return out;
+  return out.done();
 }
 
 function matchCandidates(v: VmValue): string[] {
@@ -104,17 +115,28 @@ function matchCandidates(v: VmValue): string[] {
   throw new VmError(`expected str or tuple[str, ...], found ${typeName(v)}`);
 }
 
-function segmentOf(value: string, args: readonly VmValue[]): { chars: string[]; start: number; segment: string } {
-  const chars = Array.from(value);
+function segmentOf(value: string, args: readonly VmValue[]): { start: number; segment: string } {
+  if (args.length < 2) return { start: 0, segment: value };
+  const chars = codePoints(value);
   const [start, end] = searchBounds(chars.length, args[1], args[2]);
-  return { chars, start, segment: chars.slice(start, end).join('') };
+  return { start, segment: typeof chars === 'string' ? chars.slice(start, end) : chars.slice(start, end).join('') };
+}
+
+/** Code points in `text` before UTF-16 offset `at`. */
+function codePointOffset(text: string, at: number): number {
+  let n = 0;
+  for (let i = 0; i < at; i++, n++) {
+    const c = text.charCodeAt(i);
+    if (c >= 0xd800 && c <= 0xdbff && i + 1 < at) i++;
+  }
+  return n;
 }
 
 function stringMethod(value: string, method: string, args: readonly VmValue[]): VmValue {
   const alpha = (c: string): boolean => /\p{Alphabetic}/u.test(c);
   switch (method) {
-    case 'upper': noArgs(args, 'str.upper'); return value.toUpperCase();
-    case 'lower': noArgs(args, 'str.lower'); return value.toLowerCase();
+    case 'upper': noArgs(args, 'str.upper'); return checkedText(value.toUpperCase());
+    case 'lower': noArgs(args, 'str.lower'); return checkedText(value.toLowerCase());
     case 'isascii': noArgs(args, 'str.isascii'); return /^[\x00-\x7f]*$/.test(value);
     case 'isalpha': noArgs(args, 'str.isalpha'); return value.length > 0 && Array.from(value).every(alpha);
     case 'isdigit': noArgs(args, 'str.isdigit'); return value.length > 0 && /^\p{N}+$/u.test(value);
@@ -135,19 +157,19 @@ function stringMethod(value: string, method: string, args: readonly VmValue[]): 
       const needle = asString(args[0]!);
       const { start, segment } = segmentOf(value, args);
       const at = segment.indexOf(needle);
-      return at < 0 ? -1n : BigInt(start + Array.from(segment.slice(0, at)).length);
+      return at < 0 ? -1n : BigInt(start + codePointOffset(segment, at));
     }
     case 'strip': {
-      if (args.length === 0) return value.replace(/^\s+|\s+$/gu, '');
+      if (args.length === 0) return value.trim() === value ? value : value.replace(/^\s+|\s+$/gu, '');
       if (args.length !== 1) throw new VmError('str.strip() expects zero or one argument');
       const set = new Set(Array.from(asString(args[0]!)));
       if (!set.size) return value;
-      const chars = Array.from(value);
+      const chars = codePoints(value);
       let a = 0;
       let b = chars.length;
       while (a < b && set.has(chars[a]!)) a++;
       while (b > a && set.has(chars[b - 1]!)) b--;
-      return chars.slice(a, b).join('');
+      return typeof chars === 'string' ? chars.slice(a, b) : chars.slice(a, b).join('');
     }
     case 'replace': {
       if (args.length !== 2 && args.length !== 3) throw new VmError('str.replace() expects two or three arguments');
@@ -159,7 +181,11 @@ function stringMethod(value: string, method: string, args: readonly VmValue[]): 
     }
     case 'join': {
       if (args.length !== 1) throw new VmError('str.join() expects one argument');
-      return iterate(args[0]!).map(asString).join(value);
+      const parts = iterate(args[0]!);
+      let length = parts.length > 1 ? value.length * (parts.length - 1) : 0;
+      for (const p of parts) length += asString(p).length;
+      reserveText(length);
+      return parts.join(value);
     }
     case 'split': {
       if (args.length > 2) throw new VmError('str.split() expects between zero and two arguments');
@@ -177,53 +203,68 @@ function stringMethod(value: string, method: string, args: readonly VmValue[]): 
   throw new VmError(`unsupported str method '${method}()'`);
 }
 
-/** Rust `str::replace`/`replacen` (an empty pattern matches between every char). */
+/**
+ * Rust `str::replace`/`replacen` (an empty pattern matches between every char). The matches are
+ * counted first so that the result's size is checked before anything is built.
+ */
 function replaceAll(value: string, from: string, to: string, limit: number): string {
   if (limit === 0) return value;
   if (from === '') {
-    const chars = Array.from(value);
-    let out = '';
-    let n = 0;
+    const chars = codePoints(value);
+    const slots = limit < 0 ? chars.length + 1 : Math.min(limit, chars.length + 1);
+    checkTextLength(value.length + slots * to.length);
+    const out = new TextBuilder();
     for (let i = 0; i <= chars.length; i++) {
-      if (limit < 0 || n < limit) {
-        out += to;
-        n++;
-      }
-      if (i < chars.length) out += chars[i];
+      if (i < slots) out.push(to);
+      if (i < chars.length) out.push(chars[i]!);
     }
-    return out;
+    return out.done();
   }
-  if (limit < 0) return value.split(from).join(to);
-  let out = '';
-  let rest = value;
-  for (let n = 0; n < limit; n++) {
-    const i = rest.indexOf(from);
-    if (i < 0) break;
-    out += rest.slice(0, i) + to;
-    rest = rest.slice(i + from.length);
+  let matches = 0;
+  for (let at = value.indexOf(from); at >= 0 && (limit < 0 || matches < limit); at = value.indexOf(from, at + from.length)) matches++;
+  if (!matches) return value;
+  checkTextLength(value.length + matches * (to.length - from.length));
+  if (limit < 0) {
+    // Size checked: the engine's own replace is now safe (`$` doubled: no replacement patterns).
+    reserveText(value.length + matches * (to.length - from.length));
+    return value.replaceAll(from, to.replaceAll('$', '$$$$'));
   }
-  return out + rest;
+  const out = new TextBuilder();
+  let rest = 0;
+  for (let n = 0; n < matches; n++) {
+    const at = value.indexOf(from, rest);
+    out.push(value.slice(rest, at));
+    out.push(to);
+    rest = at + from.length;
+  }
+  out.push(value.slice(rest));
+  return out.done();
 }
 
 function listMethod(values: readonly VmValue[], method: string, args: readonly VmValue[]): MethodResult {
   switch (method) {
     case 'append':
       if (args.length !== 1) throw new VmError('list.append() expects one argument');
-      return { value: null, receiver: [...values, args[0]!] };
+      reserveItems(values.length + 1);
+      return { value: null, receiver: values.concat([args[0]!]) };
     case 'remove': {
       if (args.length !== 1) throw new VmError('list.remove() expects one argument');
       const index = values.findIndex((v) => strictEqual(v, args[0]!));
       if (index < 0) throw new VmError('list.remove(x): x not in list');
-      return { value: null, receiver: [...values.slice(0, index), ...values.slice(index + 1)] };
+      reserveItems(values.length);
+      return { value: null, receiver: values.slice(0, index).concat(values.slice(index + 1)) };
     }
     case 'extend': {
       if (args.length !== 1) throw new VmError('list.extend() expects one argument');
-      return { value: null, receiver: [...values, ...iterate(args[0]!)] };
+      const extra = iterate(args[0]!);
+      reserveItems(values.length + extra.length);
+      return { value: null, receiver: values.concat(extra) };
     }
     case 'insert': {
       if (args.length !== 2) throw new VmError('list.insert() expects two arguments');
       const index = normalizeInsertIndex(args[0]!, values.length);
-      return { value: null, receiver: [...values.slice(0, index), args[1]!, ...values.slice(index)] };
+      reserveItems(values.length + 1);
+      return { value: null, receiver: values.slice(0, index).concat([args[1]!], values.slice(index)) };
     }
     case 'pop': {
       let index: number;
@@ -232,7 +273,8 @@ function listMethod(values: readonly VmValue[], method: string, args: readonly V
         index = values.length - 1;
       } else if (args.length === 1) index = normalizeIndex(args[0]!, values.length);
       else throw new VmError('list.pop() accepts at most one argument');
-      return { value: values[index]!, receiver: [...values.slice(0, index), ...values.slice(index + 1)] };
+      reserveItems(values.length);
+      return { value: values[index]!, receiver: values.slice(0, index).concat(values.slice(index + 1)) };
     }
     case 'count': {
       if (args.length !== 1) throw new VmError('list.count() expects one argument');
@@ -267,17 +309,19 @@ function setMethod(set: VmSet, method: string, args: readonly VmValue[]): Method
   const difference = (x: readonly VmValue[], y: readonly VmValue[]): VmValue[] => x.filter((v) => !setContains(y, v));
   if (!set.frozen) {
     switch (method) {
-      case 'add': one(); return { value: null, receiver: make(normalizeSetItems([...values, args[0]!])) };
+      case 'add': one(); reserveItems(values.length + 1); return { value: null, receiver: make(normalizeSetItems([...values, args[0]!])) };
       case 'remove': {
         one();
+        reserveItems(values.length);
         const remaining = difference(values, args);
         if (remaining.length === values.length) throw new VmError(pyStr(args[0]!));
         return { value: null, receiver: make(remaining) };
       }
-      case 'discard': one(); return { value: null, receiver: make(difference(values, args)) };
+      case 'discard': one(); reserveItems(values.length); return { value: null, receiver: make(difference(values, args)) };
       case 'pop':
         noArgs(args, 'set.pop');
         if (!values.length) throw new VmError('pop from an empty set');
+        reserveItems(values.length);
         return { value: values[0]!, receiver: make(values.slice(1)) };
       case 'clear': noArgs(args, 'set.clear'); return { value: null, receiver: make([]) };
     }
@@ -288,11 +332,12 @@ function setMethod(set: VmSet, method: string, args: readonly VmValue[]): Method
     case 'issuperset': { one(); const o = other(); return { value: o.every((v) => setContains(values, v)) }; }
     case 'isdisjoint': { one(); const o = other(); return { value: !values.some((v) => setContains(o, v)) }; }
     case 'union': {
-      const merged = [...values];
-      for (const a of args) merged.push(...iterate(a));
-      return { value: make(normalizeSetItems(merged)) };
+      const others = args.map(iterate);
+      reserveItems(others.reduce((n, o) => n + o.length, values.length));
+      return { value: make(normalizeSetItems(values.concat(...others))) };
     }
     case 'intersection': case 'difference': {
+      reserveItems(values.length);
       let result: VmValue[] = [...values];
       for (const a of args) {
         const o = normalizeSetItems(iterate(a));
@@ -303,6 +348,7 @@ function setMethod(set: VmSet, method: string, args: readonly VmValue[]): Method
     case 'symmetric_difference': {
       one();
       const o = other();
+      reserveItems(values.length + o.length);
       return { value: make(normalizeSetItems([...difference(values, o), ...difference(o, values)])) };
     }
   }
@@ -312,9 +358,12 @@ function setMethod(set: VmSet, method: string, args: readonly VmValue[]): Method
 function dictMethod(dict: VmDict, method: string, args: readonly VmValue[]): MethodResult {
   const entries = dict.entries;
   switch (method) {
-    case 'keys': noArgs(args, 'dict.keys'); return { value: entries.map(([k]) => k) };
-    case 'values': noArgs(args, 'dict.values'); return { value: entries.map(([, v]) => v) };
-    case 'items': noArgs(args, 'dict.items'); return { value: entries.map(([k, v]) => new VmTuple([k, v])) };
+    case 'keys': noArgs(args, 'dict.keys'); reserveItems(entries.length); return { value: entries.map(([k]) => k) };
+    case 'values': noArgs(args, 'dict.values'); reserveItems(entries.length); return { value: entries.map(([, v]) => v) };
+    case 'items':
+      noArgs(args, 'dict.items');
+      reserveItems(entries.length, ENTRY_BYTES + NEW_ELEMENT_BYTES);
+      return { value: entries.map(([k, v]) => new VmTuple([k, v])) };
     case 'get':
       if (args.length === 1) return { value: dictGet(dict, args[0]!) ?? null };
       if (args.length === 2) return { value: dictGet(dict, args[0]!) ?? args[1]! };
@@ -326,7 +375,8 @@ function dictMethod(dict: VmDict, method: string, args: readonly VmValue[]): Met
         if (args.length === 1) throw new VmError(`missing dict key ${pyStr(args[0]!)}`);
         return { value: args[1]!, receiver: dict };
       }
-      return { value: entries[index]![1], receiver: new VmDict([...entries.slice(0, index), ...entries.slice(index + 1)]) };
+      reserveItems(entries.length, ENTRY_BYTES);
+      return { value: entries[index]![1], receiver: new VmDict(entries.slice(0, index).concat(entries.slice(index + 1))) };
     }
     case 'clear': noArgs(args, 'dict.clear'); return { value: null, receiver: new VmDict([]) };
     case 'copy': noArgs(args, 'dict.copy'); return { value: dict };
@@ -345,6 +395,7 @@ function bytesMethod(b: VmBytes, method: string, args: readonly VmValue[]): Meth
     switch (method) {
       case 'append': {
         if (args.length !== 1) throw new VmError('bytearray.append() expects one argument');
+        reserveText(data.length + 1);
         const out = new Uint8Array(data.length + 1);
         out.set(data);
         out[data.length] = byteFromValue(args[0]!);
@@ -352,8 +403,14 @@ function bytesMethod(b: VmBytes, method: string, args: readonly VmValue[]): Meth
       }
       case 'extend': {
         if (args.length !== 1) throw new VmError('bytearray.extend() expects one argument');
-        const extra = iterate(args[0]!).map(byteFromValue);
-        return { value: null, receiver: new VmBytes(Uint8Array.from([...data, ...extra]), true) };
+        const source = args[0]!;
+        const extra = source instanceof VmBytes ? source.data : iterate(source);
+        reserveText(data.length + extra.length);
+        const out = new Uint8Array(data.length + extra.length);
+        out.set(data);
+        if (extra instanceof Uint8Array) out.set(extra, data.length);
+        else for (let i = 0; i < extra.length; i++) out[data.length + i] = byteFromValue(extra[i]!);
+        return { value: null, receiver: new VmBytes(out, true) };
       }
       case 'pop': {
         let index: number;
@@ -362,7 +419,10 @@ function bytesMethod(b: VmBytes, method: string, args: readonly VmValue[]): Meth
           index = data.length - 1;
         } else if (args.length === 1) index = normalizeIndex(args[0]!, data.length);
         else throw new VmError('bytearray.pop() accepts at most one argument');
-        const out = Uint8Array.from([...data.slice(0, index), ...data.slice(index + 1)]);
+        reserveText(data.length);
+        const out = new Uint8Array(data.length - 1);
+        out.set(data.subarray(0, index));
+        out.set(data.subarray(index + 1), index);
         return { value: BigInt(data[index]!), receiver: new VmBytes(out, true) };
       }
       case 'clear': noArgs(args, 'bytearray.clear'); return { value: null, receiver: new VmBytes(new Uint8Array(), true) };

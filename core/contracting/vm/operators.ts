@@ -1,8 +1,8 @@
 import { asBigInt, checkI64, toDecimal } from './coerce.js';
 import { compareBytes, compareStrings, normalizeSetItems, setContains, strictEqual, valuesEqual } from './compare.js';
 import { VmError } from './errors.js';
-import { checkedMul, checkedPow, floorDiv, floorMod, leftShift, rightShift } from './ints.js';
-import { ALLOCATION_LIMIT_ERROR, MAX_CONCAT_LENGTH, MAX_CONTAINER_LENGTH } from './limits.js';
+import { countBytes, reserveItems, reserveText } from './alloc.js';
+import { bitLength, checkedMul, checkedPow, floorDiv, floorMod, leftShift, rightShift } from './ints.js';
 import { containsValue, repeatBytes, repeatString, repeatValues } from './sequences.js';
 import { VmBytes, VmDateTime, VmDecimal, VmSet, VmTimeDelta, VmTuple, pyStr, truthy, typeName, type VmValue } from './values.js';
 
@@ -28,14 +28,18 @@ function decimalOp(op: string, a: VmValue, b: VmValue): [VmDecimal, VmDecimal] |
   return undefined;
 }
 
-function concatLimit<T extends { length: number }>(value: T): T {
-  if (value.length > MAX_CONCAT_LENGTH) throw new VmError(ALLOCATION_LIMIT_ERROR);
-  return value;
+function setOp(a: VmValue, b: VmValue, op: (x: readonly VmValue[], y: readonly VmValue[]) => VmValue[]): VmValue | undefined {
+  if (a instanceof VmSet && b instanceof VmSet) {
+    reserveItems(a.items.length + b.items.length);
+    return new VmSet(normalizeSetItems(op(a.items, b.items)), a.frozen);
+  }
+  return undefined;
 }
 
-function setOp(a: VmValue, b: VmValue, op: (x: readonly VmValue[], y: readonly VmValue[]) => VmValue[]): VmValue | undefined {
-  if (a instanceof VmSet && b instanceof VmSet) return new VmSet(normalizeSetItems(op(a.items, b.items)), a.frozen);
-  return undefined;
+/** A big int result is counted by its size (small ones are bounded by chi). */
+function builtInt(v: bigint): bigint {
+  if (v > 0xffff_ffff_ffff_ffffn || v < -0xffff_ffff_ffff_ffffn) countBytes(Number(bitLength(v)) / 8);
+  return v;
 }
 
 const intersection = (x: readonly VmValue[], y: readonly VmValue[]): VmValue[] => x.filter((v) => setContains(y, v));
@@ -51,23 +55,27 @@ export function binaryOp(op: string, a: VmValue, b: VmValue): VmValue {
       if (a instanceof VmTimeDelta && b instanceof VmTimeDelta) return a.add(b);
       const d = decimalOp(op, a, b);
       if (d) return d[0].add(d[1]);
-      if (typeof a === 'bigint' && typeof b === 'bigint') return a + b;
+      if (typeof a === 'bigint' && typeof b === 'bigint') return builtInt(a + b);
       if (typeof a === 'number' && typeof b === 'number') return a + b;
       if (typeof a === 'bigint' && typeof b === 'number') return Number(a) + b;
       if (typeof a === 'number' && typeof b === 'bigint') return a + Number(b);
-      if (typeof a === 'string' && typeof b === 'string') return concatLimit(a + b);
+      if (typeof a === 'string' && typeof b === 'string') {
+        reserveText(a.length + b.length);
+        return a + b;
+      }
       if (a instanceof VmBytes && b instanceof VmBytes) {
-        const out = new Uint8Array(concatLimit({ length: a.data.length + b.data.length }).length);
+        reserveText(a.data.length + b.data.length);
+        const out = new Uint8Array(a.data.length + b.data.length);
         out.set(a.data);
         out.set(b.data, a.data.length);
         return new VmBytes(out, a.mutable);
       }
       if (Array.isArray(a) && Array.isArray(b)) {
-        if (a.length + b.length > MAX_CONTAINER_LENGTH) throw new VmError(ALLOCATION_LIMIT_ERROR);
+        reserveItems(a.length + b.length);
         return a.concat(b);
       }
       if (a instanceof VmTuple && b instanceof VmTuple) {
-        if (a.items.length + b.items.length > MAX_CONTAINER_LENGTH) throw new VmError(ALLOCATION_LIMIT_ERROR);
+        reserveItems(a.items.length + b.items.length);
         return new VmTuple(a.items.concat(b.items));
       }
       throw unsupported(op, a, b);
@@ -77,7 +85,7 @@ export function binaryOp(op: string, a: VmValue, b: VmValue): VmValue {
       if (a instanceof VmTimeDelta && b instanceof VmTimeDelta) return a.sub(b);
       const d = decimalOp(op, a, b);
       if (d) return d[0].sub(d[1]);
-      if (typeof a === 'bigint' && typeof b === 'bigint') return a - b;
+      if (typeof a === 'bigint' && typeof b === 'bigint') return builtInt(a - b);
       if (typeof a === 'number' && typeof b === 'number') return a - b;
       if (typeof a === 'bigint' && typeof b === 'number') return Number(a) - b;
       if (typeof a === 'number' && typeof b === 'bigint') return a - Number(b);
@@ -99,7 +107,7 @@ export function binaryOp(op: string, a: VmValue, b: VmValue): VmValue {
       if (typeof a === 'bigint' && b instanceof VmBytes) return new VmBytes(repeatBytes(b.data, a), b.mutable);
       const d = decimalOp(op, a, b);
       if (d) return d[0].mul(d[1]);
-      if (typeof a === 'bigint' && typeof b === 'bigint') return checkedMul(a, b);
+      if (typeof a === 'bigint' && typeof b === 'bigint') return builtInt(checkedMul(a, b));
       if (typeof a === 'number' && typeof b === 'number') return a * b;
       if (typeof a === 'bigint' && typeof b === 'number') return Number(a) * b;
       if (typeof a === 'number' && typeof b === 'bigint') return a * Number(b);
@@ -120,17 +128,17 @@ export function binaryOp(op: string, a: VmValue, b: VmValue): VmValue {
     case 'floordiv': {
       const d = decimalOp(op, a, b);
       if (d) return d[0].floorDiv(d[1]);
-      if (typeof a === 'bigint' && typeof b === 'bigint') return floorDiv(a, b);
+      if (typeof a === 'bigint' && typeof b === 'bigint') return builtInt(floorDiv(a, b));
       throw unsupported(op, a, b);
     }
     case 'mod': {
       const d = decimalOp(op, a, b);
       if (d) return d[0].mod(d[1]);
-      if (typeof a === 'bigint' && typeof b === 'bigint') return floorMod(a, b);
+      if (typeof a === 'bigint' && typeof b === 'bigint') return builtInt(floorMod(a, b));
       throw unsupported(op, a, b);
     }
     case 'pow': {
-      if (typeof a === 'bigint' && typeof b === 'bigint') return checkedPow(a, b, 'integer exponentiation');
+      if (typeof a === 'bigint' && typeof b === 'bigint') return builtInt(checkedPow(a, b, 'integer exponentiation'));
       const d = decimalOp(op, a, b);
       if (d) return d[0].pow(d[1]);
       if (typeof a === 'number' && typeof b === 'number') return Math.pow(a, b);
@@ -140,15 +148,15 @@ export function binaryOp(op: string, a: VmValue, b: VmValue): VmValue {
     }
     case 'bitand':
       if (typeof a === 'boolean' && typeof b === 'boolean') return a && b;
-      return setOp(a, b, intersection) ?? asBigInt(a) & asBigInt(b);
+      return setOp(a, b, intersection) ?? builtInt(asBigInt(a) & asBigInt(b));
     case 'bitor':
       if (typeof a === 'boolean' && typeof b === 'boolean') return a || b;
-      return setOp(a, b, union) ?? asBigInt(a) | asBigInt(b);
+      return setOp(a, b, union) ?? builtInt(asBigInt(a) | asBigInt(b));
     case 'bitxor':
       if (typeof a === 'boolean' && typeof b === 'boolean') return a !== b;
-      return setOp(a, b, symmetric) ?? asBigInt(a) ^ asBigInt(b);
+      return setOp(a, b, symmetric) ?? builtInt(asBigInt(a) ^ asBigInt(b));
     case 'lshift':
-      return leftShift(asBigInt(a), asBigInt(b));
+      return builtInt(leftShift(asBigInt(a), asBigInt(b)));
     case 'rshift':
       return rightShift(asBigInt(a), asBigInt(b));
   }
@@ -160,7 +168,7 @@ export function unaryOp(op: string, v: VmValue): VmValue {
     case 'not':
       return !truthy(v);
     case 'neg':
-      if (typeof v === 'bigint') return -v;
+      if (typeof v === 'bigint') return builtInt(-v);
       if (typeof v === 'number') return -v;
       if (v instanceof VmDecimal) return v.neg();
       throw new VmError(`unsupported neg operand ${typeName(v)}`);
@@ -168,7 +176,7 @@ export function unaryOp(op: string, v: VmValue): VmValue {
       if (typeof v === 'bigint' || typeof v === 'number' || v instanceof VmDecimal || v instanceof VmTimeDelta) return v;
       throw new VmError(`unsupported pos operand ${typeName(v)}`);
     case 'invert':
-      return -asBigInt(v) - 1n;
+      return builtInt(-asBigInt(v) - 1n);
   }
   throw new VmError(`unsupported unary operator '${op}'`);
 }

@@ -1,5 +1,5 @@
 import { compileModule } from './compile.js';
-import { VmError, engineLimitMessage } from './errors.js';
+import { VmError, vmErrorText } from './errors.js';
 import { emptyContext, type VmContext } from './host.js';
 import type { VmInstance } from './instance.js';
 import { Meter } from './meter.js';
@@ -302,9 +302,8 @@ export function runVm(request: unknown): VmRunResult {
   try {
     result = toFixtureJson(sandbox.execute(p.call.module, p.call.fn, p.call.args, p.call.kwargs, p.context));
   } catch (err) {
-    if (!(err instanceof VmError) && !(err instanceof RangeError)) throw err;
     status = 1;
-    const text: string = err instanceof RangeError ? engineLimitMessage(err) : (err as VmError).message;
+    const text = vmErrorText(err);
     error = text;
     result = text;
   }

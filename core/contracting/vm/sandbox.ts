@@ -1,3 +1,4 @@
+import { withAllocationBudget } from './alloc.js';
 import { compileModule } from './compile.js';
 import type { CompiledModule } from './compiled.js';
 import { VmError } from './errors.js';
@@ -44,13 +45,15 @@ export class Sandbox implements VmHost {
 
   /** Runs the entry call as a transaction: bytes, dispatch, the call, the return value. */
   execute(module: string, fn: string, args: VmValue[], kwargs: [string, VmValue][], context: VmContext): VmValue {
-    const meter = this.rt.meter;
-    meter.chargeTransactionBytes();
-    meter.charge(GAS_CALL_DISPATCH);
-    meter.beginContract(module);
-    const result = this.invoke(module, fn, args, kwargs, context);
-    meter.chargeReturnValue(result);
-    return result;
+    return withAllocationBudget(() => {
+      const meter = this.rt.meter;
+      meter.chargeTransactionBytes();
+      meter.charge(GAS_CALL_DISPATCH);
+      meter.beginContract(module);
+      const result = this.invoke(module, fn, args, kwargs, context);
+      meter.chargeReturnValue(result);
+      return result;
+    });
   }
 
   private invoke(name: string, fn: string, args: VmValue[], kwargs: [string, VmValue][], context: VmContext): VmValue {

@@ -1,3 +1,4 @@
+import { ENTRY_BYTES, reserveItems, reserveTemporary, reserveText } from './alloc.js';
 import { asBigInt, checkI64, toUsize } from './coerce.js';
 import { setContains, strictEqual, valuesEqual } from './compare.js';
 import { VmError } from './errors.js';
@@ -6,13 +7,38 @@ import { VmBytes, VmDict, VmSet, VmTuple, pyStr, typeName, type VmValue } from '
 
 /** Iteration, indexing, slicing, membership and dict entry lookup with upstream's semantics. */
 
+/** The 256 byte values as ints, made once (iterating 16 MiB of bytes must not box 16 Mi bigints). */
+const BYTE_INTS: readonly bigint[] = Array.from({ length: 256 }, (_, i) => BigInt(i));
+
+export function byteInt(b: number): bigint {
+  return BYTE_INTS[b]!;
+}
+
 export function iterate(v: VmValue): readonly VmValue[] {
   if (Array.isArray(v)) return v;
   if (v instanceof VmTuple || v instanceof VmSet) return v.items;
-  if (v instanceof VmDict) return v.entries.map(([k]) => k);
-  if (typeof v === 'string') return Array.from(v);
-  if (v instanceof VmBytes) return Array.from(v.data, (b) => BigInt(b));
+  if (v instanceof VmDict) {
+    reserveTemporary(v.entries.length);
+    return v.entries.map(([k]) => k);
+  }
+  if (typeof v === 'string') {
+    reserveTemporary(v.length);
+    return Array.from(v);
+  }
+  if (v instanceof VmBytes) {
+    reserveTemporary(v.data.length);
+    return Array.from(v.data, byteInt);
+  }
   throw new VmError(`value of type ${typeName(v)} is not iterable`);
+}
+
+const SURROGATE = /[\uD800-\uDFFF]/;
+
+/** The code points of `text` as an array, or the text itself when every unit is one code point (no copy). */
+export function codePoints(text: string): string | readonly string[] {
+  if (!SURROGATE.test(text)) return text;
+  reserveTemporary(text.length);
+  return Array.from(text);
 }
 
 export function byteFromValue(v: VmValue): number {
@@ -99,14 +125,15 @@ export function subscript(container: VmValue, index: VmValue): VmValue {
     return found;
   }
   if (typeof container === 'string') {
-    const chars = Array.from(container);
+    const chars = codePoints(container);
     return chars[normalizeIndex(index, chars.length)]!;
   }
-  if (container instanceof VmBytes) return BigInt(container.data[normalizeIndex(index, container.data.length)]!);
+  if (container instanceof VmBytes) return byteInt(container.data[normalizeIndex(index, container.data.length)]!);
   throw new VmError(`subscript access is not supported for ${typeName(container)}`);
 }
 
-export function slicePositions(length: number, lower: bigint | null, upper: bigint | null, step: bigint | null): number[] {
+/** First position, step and number of positions of a slice (upstream `slice_positions`), without listing them. */
+export function sliceRange(length: number, lower: bigint | null, upper: bigint | null, step: bigint | null): [number, number, number] {
   const stepValue = step === null ? 1 : Number(checkI64(step, 'slice step'));
   if (stepValue === 0) throw new VmError('slice step cannot be zero');
   const norm = (v: bigint | null, def: number, allowNegative: boolean): number => {
@@ -119,45 +146,64 @@ export function slicePositions(length: number, lower: bigint | null, upper: bigi
     if (raw > length) raw = length;
     return raw;
   };
-  const positions: number[] = [];
   if (stepValue > 0) {
+    const start = norm(lower, 0, false);
     const stop = norm(upper, length, false);
-    for (let i = norm(lower, 0, false); i < stop; i += stepValue) positions.push(i);
-    return positions;
+    return [start, stepValue, start < stop ? Math.ceil((stop - start) / stepValue) : 0];
   }
+  const start = norm(lower, length - 1, true);
   const stop = norm(upper, -1, true);
-  for (let i = norm(lower, length - 1, true); i > stop; i += stepValue) positions.push(i);
-  return positions;
+  return [start, stepValue, start > stop ? Math.ceil((start - stop) / -stepValue) : 0];
+}
+
+function sliceItems<T>(items: ArrayLike<T>, lower: bigint | null, upper: bigint | null, step: bigint | null): T[] {
+  const [start, stride, n] = sliceRange(items.length, lower, upper, step);
+  reserveItems(n);
+  if (stride === 1) return Array.prototype.slice.call(items, start, start + n) as T[];
+  const out = new Array<T>(n);
+  for (let i = 0, at = start; i < n; i++, at += stride) out[i] = items[at]!;
+  return out;
 }
 
 export function sliceValue(container: VmValue, lower: bigint | null, upper: bigint | null, step: bigint | null): VmValue {
-  if (Array.isArray(container)) return slicePositions(container.length, lower, upper, step).map((i) => container[i]!);
-  if (container instanceof VmTuple) {
-    return new VmTuple(slicePositions(container.items.length, lower, upper, step).map((i) => container.items[i]!));
-  }
+  if (Array.isArray(container)) return sliceItems(container, lower, upper, step);
+  if (container instanceof VmTuple) return new VmTuple(sliceItems(container.items, lower, upper, step));
   if (typeof container === 'string') {
-    const chars = Array.from(container);
-    return slicePositions(chars.length, lower, upper, step).map((i) => chars[i]!).join('');
+    const chars = codePoints(container);
+    const [start, stride, n] = sliceRange(chars.length, lower, upper, step);
+    reserveText(n);
+    if (stride === 1) return typeof chars === 'string' ? chars.slice(start, start + n) : chars.slice(start, start + n).join('');
+    const out: string[] = new Array<string>(n);
+    for (let i = 0, at = start; i < n; i++, at += stride) out[i] = chars[at]!;
+    return out.join('');
   }
   if (container instanceof VmBytes) {
     const data = container.data;
-    return new VmBytes(Uint8Array.from(slicePositions(data.length, lower, upper, step), (i) => data[i]!), container.mutable);
+    const [start, stride, n] = sliceRange(data.length, lower, upper, step);
+    reserveText(n);
+    if (stride === 1) return new VmBytes(data.slice(start, start + n), container.mutable);
+    const out = new Uint8Array(n);
+    for (let i = 0, at = start; i < n; i++, at += stride) out[i] = data[at]!;
+    return new VmBytes(out, container.mutable);
   }
   throw new VmError(`slice access is not supported for ${typeName(container)}`);
 }
 
 export function assignSubscript(container: VmValue, index: VmValue, value: VmValue): VmValue {
   if (Array.isArray(container)) {
+    reserveItems(container.length);
     const copy = container.slice();
     copy[normalizeIndex(index, copy.length)] = value;
     return copy;
   }
   if (container instanceof VmDict) {
+    reserveItems(container.entries.length + 1, ENTRY_BYTES);
     const entries = container.entries.slice();
     dictSet(entries, index, value);
     return new VmDict(entries);
   }
   if (container instanceof VmBytes && container.mutable) {
+    reserveText(container.data.length);
     const data = Uint8Array.from(container.data);
     data[normalizeIndex(index, data.length)] = byteFromValue(value);
     return new VmBytes(data, true);
@@ -169,8 +215,9 @@ export function repeatValues(values: readonly VmValue[], count: bigint): VmValue
   if (count < 0n) return [];
   const n = toUsize(count, 'sequence repeat count');
   if (values.length * n > MAX_SEQUENCE_LENGTH) throw new VmError('sequence repetition exceeds the maximum allowed allocation size');
+  reserveItems(values.length * n);
   const out: VmValue[] = [];
-  for (let i = 0; i < n; i++) out.push(...values);
+  for (let i = 0; i < n; i++) for (const v of values) out.push(v);
   return out;
 }
 
@@ -180,6 +227,7 @@ export function repeatString(value: string, count: bigint): string {
   if (Buffer.byteLength(value) * n > MAX_BINARY_ALLOCATION_BYTES) {
     throw new VmError('string repetition exceeds the maximum allowed allocation size');
   }
+  reserveText(value.length * n);
   return value.repeat(n);
 }
 
@@ -187,6 +235,7 @@ export function repeatBytes(data: Uint8Array, count: bigint): Uint8Array {
   if (count < 0n) return new Uint8Array();
   const n = toUsize(count, 'repeat count');
   if (data.length * n > MAX_BINARY_ALLOCATION_BYTES) throw new VmError('binary repetition exceeds the maximum allowed allocation size');
+  reserveText(data.length * n);
   const out = new Uint8Array(data.length * n);
   for (let i = 0; i < n; i++) out.set(data, i * data.length);
   return out;

@@ -1,5 +1,9 @@
+import { withAllocationBudget } from './alloc.js';
 import type { CompiledModule } from './compiled.js';
-import { VmError, engineLimitMessage } from './errors.js';
+import { VmError, vmErrorText } from './errors.js';
+import { pythonBoundaryError } from './python-boundary.js';
+import { ALLOCATION_LIMIT_ERROR, MAX_RESULT_JSON_BYTES } from './limits.js';
+import { meteringLength } from './metering-json.js';
 import { GAS_CALL_DISPATCH } from './gas.js';
 import type { VmContext, VmContractCall, VmEvent, VmHost } from './host.js';
 import { Runtime, VmInstance } from './instance.js';
@@ -52,22 +56,37 @@ export class VmTransaction implements VmHost {
     let result: VmValue;
     let error: string | undefined;
     try {
-      this.meter.chargeTransactionBytes();
-      this.meter.charge(GAS_CALL_DISPATCH);
-      this.meter.beginContract(contract);
-      result = this.call(contract, fn, [], kwargs, context);
-      this.meter.chargeReturnValue(result);
+      result = withAllocationBudget(() => {
+        this.meter.chargeTransactionBytes();
+        this.meter.charge(GAS_CALL_DISPATCH);
+        this.meter.beginContract(contract);
+        const value = this.call(contract, fn, [], kwargs, context);
+        this.meter.chargeReturnValue(value);
+        return value;
+      });
+      if (meteringLength(result) > MAX_RESULT_JSON_BYTES) throw new VmError(ALLOCATION_LIMIT_ERROR);
+      const boundary = this.boundaryError(result);
+      if (boundary !== undefined) throw new VmError(boundary);
     } catch (err) {
-      if (!(err instanceof VmError)) {
-        if (!(err instanceof RangeError)) throw err;
-        error = engineLimitMessage(err);
-      } else error = err.message;
+      error = vmErrorText(err);
       status = 1;
       result = error;
     }
     const stats = this.meter.stats(this.meter.finalizeContracts(contract));
     if (status === 1) return { status, result, error: error!, writes: new Map(), events: [], stats };
     return { status, result, writes: this.collectWrites(), events: this.events, stats };
+  }
+
+  /** Python's error for the first result, write or event value Python cannot hold (see python-boundary.ts). */
+  private boundaryError(result: VmValue): string | undefined {
+    const seen = new Set<object>();
+    let error = pythonBoundaryError(result, seen);
+    for (const value of this.overlay.values()) error ??= pythonBoundaryError(value, seen);
+    for (const event of this.events) {
+      for (const [, value] of event.dataIndexed) error ??= pythonBoundaryError(value, seen);
+      for (const [, value] of event.data) error ??= pythonBoundaryError(value, seen);
+    }
+    return error;
   }
 
   /**

@@ -1,5 +1,6 @@
 import { VmDecimal } from './decimal.js';
 import { VmDateTime, VmTimeDelta } from './datetime.js';
+import { TextBuilder } from './alloc.js';
 import { rustFloatDebug } from './float-format.js';
 
 /**
@@ -134,54 +135,95 @@ export function truthy(v: VmValue): boolean {
   return true;
 }
 
-function bytesBody(data: Uint8Array): string {
-  let out = '';
-  for (const b of data) {
-    if (b === 0x5c) out += '\\\\';
-    else if (b === 0x27) out += "\\'";
-    else if (b === 0x0a) out += '\\n';
-    else if (b === 0x0d) out += '\\r';
-    else if (b === 0x09) out += '\\t';
-    else if (b >= 0x20 && b <= 0x7e) out += String.fromCharCode(b);
-    else out += `\\x${b.toString(16).padStart(2, '0')}`;
-  }
-  return out;
-}
+/** Python's escape of each byte inside `b'…'`. */
+const BYTE_ESCAPES: readonly string[] = Array.from({ length: 256 }, (_, b) => {
+  if (b === 0x5c) return '\\\\';
+  if (b === 0x27) return "\\'";
+  if (b === 0x0a) return '\\n';
+  if (b === 0x0d) return '\\r';
+  if (b === 0x09) return '\\t';
+  if (b >= 0x20 && b <= 0x7e) return String.fromCharCode(b);
+  return `\\x${b.toString(16).padStart(2, '0')}`;
+});
 
-function setBody(items: readonly VmValue[]): string {
-  return `{${items.map(pyStr).join(', ')}}`;
+function bytesBody(data: Uint8Array, out: TextBuilder): void {
+  const CHUNK = 8192;
+  for (let start = 0; start < data.length; start += CHUNK) {
+    let piece = '';
+    const end = Math.min(data.length, start + CHUNK);
+    for (let i = start; i < end; i++) piece += BYTE_ESCAPES[data[i]!]!;
+    out.push(piece);
+  }
 }
 
 /**
  * The VM's `str()` (upstream `python_repr`): like Python's str, except that strings inside
  * containers are not quoted (`str(['a'])` is `[a]`), floats print as Rust `{:?}` and decimals in
- * engineering notation.
+ * engineering notation. Built under the string cap: a container holding many large values
+ * (or itself many times over) is refused when its text passes the cap, before that text exists.
  */
 export function pyStr(v: VmValue): string {
-  if (v === null) return 'None';
+  if (typeof v === 'string') return v;
+  const out = new TextBuilder();
+  render(v, out);
+  return out.done();
+}
+
+function renderItems(items: readonly VmValue[], out: TextBuilder): void {
+  for (let i = 0; i < items.length; i++) {
+    if (i) out.push(', ');
+    render(items[i]!, out);
+  }
+}
+
+function render(v: VmValue, out: TextBuilder): void {
+  if (v === null) return out.push('None');
   switch (typeof v) {
-    case 'boolean': return v ? 'True' : 'False';
-    case 'bigint': return v.toString();
-    case 'number': return rustFloatDebug(v);
-    case 'string': return v;
+    case 'boolean': return out.push(v ? 'True' : 'False');
+    case 'bigint': return out.push(v.toString());
+    case 'number': return out.push(rustFloatDebug(v));
+    case 'string': return out.push(v);
   }
-  if (Array.isArray(v)) return `[${v.map(pyStr).join(', ')}]`;
-  if (v instanceof VmDecimal) return v.pythonStr();
-  if (v instanceof VmDict) return `{${v.entries.map(([k, x]) => `${pyStr(k)}: ${pyStr(x)}`).join(', ')}}`;
-  if (v instanceof VmTuple) return `(${v.items.map(pyStr).join(', ')}${v.items.length === 1 ? ',' : ''})`;
-  if (v instanceof VmDateTime || v instanceof VmTimeDelta) return v.toString();
-  if (v instanceof VmBytes) return v.mutable ? `bytearray(b'${bytesBody(v.data)}')` : `b'${bytesBody(v.data)}'`;
+  if (Array.isArray(v)) {
+    out.push('[');
+    renderItems(v, out);
+    return out.push(']');
+  }
+  if (v instanceof VmDecimal) return out.push(v.pythonStr());
+  if (v instanceof VmDict) {
+    out.push('{');
+    v.entries.forEach(([k, x], i) => {
+      if (i) out.push(', ');
+      render(k, out);
+      out.push(': ');
+      render(x, out);
+    });
+    return out.push('}');
+  }
+  if (v instanceof VmTuple) {
+    out.push('(');
+    renderItems(v.items, out);
+    return out.push(v.items.length === 1 ? ',)' : ')');
+  }
+  if (v instanceof VmDateTime || v instanceof VmTimeDelta) return out.push(v.toString());
+  if (v instanceof VmBytes) {
+    out.push(v.mutable ? "bytearray(b'" : "b'");
+    bytesBody(v.data, out);
+    return out.push(v.mutable ? "')" : "'");
+  }
   if (v instanceof VmSet) {
-    if (!v.items.length) return v.frozen ? 'frozenset()' : 'set()';
-    return v.frozen ? `frozenset(${setBody(v.items)})` : setBody(v.items);
+    if (!v.items.length) return out.push(v.frozen ? 'frozenset()' : 'set()');
+    out.push(v.frozen ? 'frozenset({' : '{');
+    renderItems(v.items, out);
+    return out.push(v.frozen ? '})' : '}');
   }
-  if (v instanceof VmContractHandle) return `<contract:${v.module}>`;
-  if (v instanceof VmStorageRef) return `<storage:${v.binding}>`;
-  if (v instanceof VmEventRef) return `<event:${v.eventName}>`;
-  if (v instanceof VmBuiltin) return `<builtin:${v.name}>`;
-  if (v instanceof VmFunctionRef) return `<function:${v.name}>`;
-  if (v instanceof VmTypeMarker) return v.name;
-  return (v as VmException).pythonRepr();
+  if (v instanceof VmContractHandle) return out.push(`<contract:${v.module}>`);
+  if (v instanceof VmStorageRef) return out.push(`<storage:${v.binding}>`);
+  if (v instanceof VmEventRef) return out.push(`<event:${v.eventName}>`);
+  if (v instanceof VmBuiltin) return out.push(`<builtin:${v.name}>`);
+  if (v instanceof VmFunctionRef) return out.push(`<function:${v.name}>`);
+  if (v instanceof VmTypeMarker) return out.push(v.name);
+  return out.push((v as VmException).pythonRepr());
 }
 
 /** A string quoted the way exception and assertion messages show it: `'it\'s'`. */
