@@ -74,8 +74,6 @@ export type {
 } from '../../plugins/bds/indexer-point.js';
 export type { BdsMigration } from '../../plugins/bds/database/migrations.js';
 export { BdsTokens, type BdsDatabaseHandle } from '../../plugins/bds/bds-tokens.js';
-// PGlite in a thread of its own, for a plugin that opens the BDS's PGlite directory itself (standalone GraphQL).
-export { PgliteThread } from '../../plugins/bds/database/pglite-thread.js';
 
 // The GraphQL extension point: read-only tables and root query fields.
 export { graphqlContributions } from '../../plugins/graphql/graphql-contributions.js';

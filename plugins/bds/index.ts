@@ -18,3 +18,5 @@ export type {
 export type { BdsMigration } from './database/migrations.js';
 export { BdsTokens, type BdsDatabaseHandle } from './bds-tokens.js';
 export { bdsConfigSchema, type BdsOptions } from './bds.config.js';
+/** The embedded database's own thread (PGlite off the event loop); GraphQL's standalone server opens one too. */
+export { PgliteThread } from './database/pglite-thread.js';

@@ -1,7 +1,8 @@
 import knexFactory, { type Knex } from 'knex';
 import ClientPGLite from 'knex-pglite';
 import { existsSync, readdirSync } from 'node:fs';
-import { DirectoryLock, PgliteThread, redactUrl, type Logger } from 'chainhost/plugin';
+import { DirectoryLock, redactUrl, type Logger } from 'chainhost/plugin';
+import { PgliteThread } from '../../bds/index.js';
 import pg from 'pg';
 import type { BdsSource } from './bds-source.js';
 
