@@ -21,6 +21,9 @@ interface Pending {
  * in-thread PGlite did; it ends with the process (a worker thread cannot outlive it). If the
  * thread dies, every pending and later statement fails with "PGlite is closed".
  */
+/** How long a close waits for the queued statements and PGlite's own shutdown before ending the thread. */
+const CLOSE_GRACE_MS = 4_000;
+
 export class PgliteThread {
   readonly waitReady: Promise<void>;
   private readonly worker: Worker;
@@ -67,10 +70,20 @@ export class PgliteThread {
     return this.request({ op: 'exec', sql }) as Promise<Array<Results>>;
   }
 
-  /** Closes the database (after what is queued) and ends its thread. */
+  /**
+   * Closes the database (after what is queued) and ends its thread. The graceful close waits at
+   * most `CLOSE_GRACE_MS`: a host that fails to start while a fresh home's initdb and migrations
+   * still run must not wait for them past its stop deadline; the thread is then ended as a
+   * killed process would end it (PostgreSQL's recovery applies on the next start).
+   */
   close(): Promise<void> {
     this.closing ??= (async () => {
-      if (!this.ended) await this.send({ op: 'close' }).catch(() => undefined);
+      if (!this.ended) {
+        let timer: NodeJS.Timeout | undefined;
+        const grace = new Promise<void>((resolve) => { timer = setTimeout(resolve, CLOSE_GRACE_MS); });
+        await Promise.race([this.send({ op: 'close' }).catch(() => undefined), grace]);
+        clearTimeout(timer);
+      }
       await this.worker.terminate();
     })();
     return this.closing;
