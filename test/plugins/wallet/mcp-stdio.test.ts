@@ -29,9 +29,9 @@ describe('wallet, query, crypto and simulate tools over MCP stdio (chain-mcp)', 
         const tool = byName.get(name);
         assert.ok(tool, `${name} listed`);
         assert.equal(tool.annotations?.readOnlyHint, capability === 'read', name);
-        // Only transaction senders are destructive; local key and crypto tools change no state (README table).
+        // Only transaction senders and deployments are destructive (a deployment's fee cannot be undone); local key and crypto tools change no state (README table).
         // A read-only tool lists no destructive hint: MCP defines it only when readOnlyHint is false.
-        assert.equal(tool.annotations?.destructiveHint, capability === 'read' ? undefined : ['send_transaction', 'send_tokens'].includes(name), name);
+        assert.equal(tool.annotations?.destructiveHint, capability === 'read' ? undefined : ['send_transaction', 'send_tokens', 'deploy_contract'].includes(name), name);
         assert.equal(tool.outputSchema?.type, 'object', name);
       }
     });
