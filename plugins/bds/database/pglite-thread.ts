@@ -71,17 +71,19 @@ export class PgliteThread {
   }
 
   /**
-   * Closes the database (after what is queued) and ends its thread. The graceful close waits at
-   * most `CLOSE_GRACE_MS`: a host that fails to start while a fresh home's initdb and migrations
-   * still run must not wait for them past its stop deadline; the thread is then ended as a
-   * killed process would end it (PostgreSQL's recovery applies on the next start).
+   * Closes the database (after what is queued) and ends its thread. While PGlite is still
+   * starting (a fresh home's initdb), the graceful close waits at most `CLOSE_GRACE_MS`: a host
+   * that fails to start then must not wait for initdb past its stop deadline; the thread is ended
+   * as a killed process would end it (the next start initialises or recovers the directory).
    */
   close(): Promise<void> {
     this.closing ??= (async () => {
       if (!this.ended) {
         let timer: NodeJS.Timeout | undefined;
         const grace = new Promise<void>((resolve) => { timer = setTimeout(resolve, CLOSE_GRACE_MS); });
-        await Promise.race([this.send({ op: 'close' }).catch(() => undefined), grace]);
+        const closed = this.send({ op: 'close' }).catch(() => undefined);
+        // Past start-up the close waits for what is queued (the host's stop deadline bounds it).
+        await (this.starting ? Promise.race([closed, grace]) : closed);
         clearTimeout(timer);
       }
       await this.worker.terminate();
