@@ -1,4 +1,5 @@
-import { parentPort, receiveMessageOnPort, workerData, type MessagePort } from 'node:worker_threads';
+import { parentPort, workerData, type MessagePort } from 'node:worker_threads';
+import { requestSync } from './sync-read.js';
 import { ChainDatetime } from 'chainhost/chain';
 import type { BlockEnv } from '../engine/types.js';
 import { createDevnetExecutor } from './devnet-engine.js';
@@ -45,13 +46,7 @@ const executor = createDevnetExecutor({ feeMode: data.feeMode });
 const CACHE_LIMIT = 200_000;
 
 function request(msg: BlockReadRequest): unknown {
-  Atomics.store(flag, 0, 0);
-  data.readPort.postMessage(msg);
-  for (;;) {
-    Atomics.wait(flag, 0, 0, 1000);
-    const got = receiveMessageOnPort(data.readPort);
-    if (got) return got.message;
-  }
+  return requestSync(data.readPort, flag, msg);
 }
 
 /** Committed state as the node holds it, cached; `null` caches an absent key. */

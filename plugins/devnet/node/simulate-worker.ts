@@ -1,4 +1,5 @@
-import { parentPort, receiveMessageOnPort, workerData, type MessagePort } from 'node:worker_threads';
+import { parentPort, workerData, type MessagePort } from 'node:worker_threads';
+import { requestSync } from './sync-read.js';
 import { ChainDatetime, type ChainValue } from 'chainhost/chain';
 import type { SignedTx, StateReader } from '../engine/types.js';
 import { createDevnetExecutor } from './devnet-engine.js';
@@ -40,13 +41,7 @@ let cacheHeight = '';
 const cache = new Map<string, string | null>();
 
 function request(msg: ReadRequest): unknown {
-  Atomics.store(flag, 0, 0);
-  data.readPort.postMessage(msg);
-  for (;;) {
-    Atomics.wait(flag, 0, 0, 1000);
-    const got = receiveMessageOnPort(data.readPort);
-    if (got) return got.message;
-  }
+  return requestSync(data.readPort, flag, msg);
 }
 
 class NodeState implements StateReader {
